@@ -1,0 +1,318 @@
+"""The race-game core shared by every family: moves, rule sets, and the game object.
+
+Modelled on python-chess: a :class:`Move` is a small value that does not know its
+board; a :class:`RaceGame` holds a rule set and a position, answers questions
+(``legal_moves``, ``explain``, ``is_over``) and keeps a stack for ``push``/``pop``.
+A family (Senet, Mehen, ...) subclasses :class:`RaceGame` and fills a short list of
+hooks; its variants are frozen :class:`RuleSet` dataclasses of parameters.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Generic, NamedTuple, Protocol, TypeVar
+
+from companion.errors import IllegalMoveError, NotationError, TurnError
+from companion.rules import Explanation, RuleBook, Ruling, Verdict
+from companion.throws import StickTable, Throw
+
+IN = 0  # a move's start when a piece enters the board
+OFF = -1  # a move's end when a piece leaves the board (borne off)
+_NO_SQUARE = -2  # start and end of moves that move no piece
+
+PASS_TEXT = "pass"
+START_TEXT = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A piece's start and end square along the mover's track.
+
+    ``IN`` as start enters a piece, ``OFF`` as end bears it off. Two moves move no
+    piece: :data:`PASS` (no move is possible: the hand passes) and :data:`START` (the
+    opening throw that decides who plays first). A move does not know its board: the
+    game says what it does.
+    """
+
+    start: int
+    end: int
+    label: str = ""  # only for moves that move no piece
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        token = text.strip().lower()
+        if token in _SPECIAL_MOVES:
+            return _SPECIAL_MOVES[token]
+        start_text, sep, end_text = token.partition("-")
+        if not sep:
+            raise NotationError(
+                f"move {text!r}: write START-END, e.g. 14-18, 26-off, or 'pass'"
+            )
+        return cls(_square(start_text, text, IN, "in"), _square(end_text, text, OFF, "off"))
+
+    @property
+    def moves_a_piece(self) -> bool:
+        return self.start != _NO_SQUARE
+
+    @property
+    def end_name(self) -> str:
+        return "off" if self.end == OFF else str(self.end)
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    def __str__(self) -> str:
+        if not self.moves_a_piece:
+            return self.label
+        start = "in" if self.start == IN else str(self.start)
+        end = "off" if self.end == OFF else str(self.end)
+        return f"{start}-{end}"
+
+
+PASS = Move(_NO_SQUARE, _NO_SQUARE, PASS_TEXT)
+START = Move(_NO_SQUARE, _NO_SQUARE, START_TEXT)
+_SPECIAL_MOVES = {PASS_TEXT: PASS, START_TEXT: START}
+
+
+def _square(token: str, text: str, sentinel: int, sentinel_name: str) -> int:
+    if token == sentinel_name:
+        return sentinel
+    if not token.isdigit() or int(token) < 1:
+        raise NotationError(
+            f"move {text!r}: {token!r} is not a square (a number from 1, or '{sentinel_name}')"
+        )
+    return int(token)
+
+
+class Position(Protocol):
+    """What every family's position offers the core."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def throw(self) -> int | None: ...
+
+
+P = TypeVar("P", bound=Position)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The data of one rule set; families subclass it with their own parameters."""
+
+    name: str
+    title: str
+    family: ClassVar[type[RaceGame]]  # type: ignore[type-arg]
+    rules: RuleBook
+    throws: StickTable
+    players: int = 2
+
+    def game(self, position: str | None = None) -> RaceGame:  # type: ignore[type-arg]
+        """A game of this rule set, from the start or from a position in notation."""
+        return self.family(self, position)
+
+    def parse_throw(self, text: str) -> Throw:
+        return self.throws.parse(text)
+
+
+class Tier(NamedTuple):
+    """Candidate moves that are only considered when every earlier tier has no legal move.
+
+    ``precedence`` is the rule key cited when a move of this tier is proposed while an
+    earlier tier has a legal move (e.g. "backward only when no forward move exists").
+    ``check`` returns the ruling that forbids a candidate, or None.
+    """
+
+    moves: Sequence[Move]
+    check: Callable[[Move], Ruling | None]
+    precedence: str = ""
+
+
+Action = Move | Throw
+
+
+class RaceGame(ABC, Generic[P]):
+    """A game in progress: a rule set, the current position and the history.
+
+    Hooks for a family: :meth:`initial_position`, :meth:`parse_position`,
+    :meth:`format_position`, :meth:`tiers`, :meth:`shape_ruling`, :meth:`apply`,
+    :meth:`winner_of`; optionally :meth:`pass_ruling`, :meth:`preference` and
+    :meth:`with_throw`.
+    """
+
+    def __init__(self, rules: RuleSet, position: str | P | None = None) -> None:
+        self.rules = rules
+        if position is None:
+            self.position: P = self.initial_position()
+        elif isinstance(position, str):
+            self.position = self.parse_position(position)
+        else:
+            self.position = position
+        self._stack: list[tuple[Action, P]] = []
+
+    # ----- hooks -------------------------------------------------------------------------
+    @abstractmethod
+    def initial_position(self) -> P: ...
+
+    @abstractmethod
+    def parse_position(self, text: str) -> P:
+        """Read a position; raise NotationError that quotes the text."""
+
+    @abstractmethod
+    def format_position(self, position: P) -> str: ...
+
+    @abstractmethod
+    def tiers(self, position: P) -> Iterator[Tier]:
+        """Candidate moves for the pending throw, in order of precedence."""
+
+    @abstractmethod
+    def shape_ruling(self, position: P, move: Move) -> Ruling:
+        """Why a move that is no candidate at all cannot be played."""
+
+    @abstractmethod
+    def apply(self, position: P, move: Move) -> tuple[P, list[Ruling]]:
+        """The position after a legal move, and the rulings for what it did."""
+
+    @abstractmethod
+    def winner_of(self, position: P) -> int | None:
+        """The winning side, or None while the game goes on."""
+
+    @abstractmethod
+    def with_throw(self, position: P, throw: Throw) -> P:
+        """The position with this throw pending."""
+
+    def pass_ruling(self, position: P, allowed: bool) -> Ruling:
+        """The rule that allows a pass when nothing can move, or forbids it otherwise."""
+        verdict = Verdict.ALLOWS if allowed else Verdict.FORBIDS
+        return self.rules.rules.ruling("pass", verdict)
+
+    def preference(self, position: P, move: Move, legal: Sequence[Move]) -> Ruling | None:
+        """A rule that excludes some moves once the legal ones are known (none by default)."""
+        return None
+
+    # ----- questions ---------------------------------------------------------------------
+    def fen(self) -> str:
+        """The current position in the rule set's one-line notation."""
+        return self.format_position(self.position)
+
+    def is_over(self) -> bool:
+        return self.winner_of(self.position) is not None
+
+    def winner(self) -> int | None:
+        return self.winner_of(self.position)
+
+    def legal_moves(self) -> list[Move]:
+        """The moves the pending throw allows; [PASS] when none; [] with no throw pending."""
+        position = self.position
+        if position.throw is None:  # also the case once the game is over
+            return []
+        for tier in self.tiers(position):
+            legal = [move for move in tier.moves if tier.check(move) is None]
+            if legal:
+                return [m for m in legal if self.preference(position, m, legal) is None]
+        return [PASS]
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.legal_moves()
+
+    def explain(self, move: Move) -> Explanation:
+        """Whether ``move`` may be played with the pending throw, and by which rule."""
+        position = self._position_awaiting_move()
+        legal_now = self.legal_moves()
+        if move == PASS:
+            allowed = legal_now == [PASS]
+            return Explanation(move, allowed, (self.pass_ruling(position, allowed),))
+        forbidding = self._forbidding_ruling(position, move, legal_now)
+        if forbidding is not None:
+            return Explanation(move, False, (forbidding,))
+        _, effects = self.apply(position, move)
+        return Explanation(move, True, tuple(effects))
+
+    def _forbidding_ruling(self, position: P, move: Move, legal_now: list[Move]) -> Ruling | None:
+        earlier_legal: list[Move] = []
+        for tier in self.tiers(position):
+            if move in tier.moves:
+                ruling = tier.check(move)
+                if ruling is not None:
+                    return ruling
+                if earlier_legal:
+                    example = str(earlier_legal[0])
+                    return self.rules.rules.forbids(tier.precedence, example=example)
+                return self.preference(position, move, legal_now)
+            earlier_legal.extend(m for m in tier.moves if tier.check(m) is None)
+        return self.shape_ruling(position, move)
+
+    # ----- actions -----------------------------------------------------------------------
+    def throw(self, throw: Throw | str | int) -> Throw:
+        """Record the throw the players see; it becomes the pending throw."""
+        if self.is_over():
+            raise TurnError(f"the game is over; no more throws ({self.fen()})")
+        if self.position.throw is not None:
+            raise TurnError(
+                f"a throw of {self.position.throw} is waiting for its move; "
+                f"play it (or pass) first ({self.fen()})"
+            )
+        parsed = self._as_throw(throw)
+        self._stack.append((parsed, self.position))
+        self.position = self.with_throw(self.position, parsed)
+        return parsed
+
+    def push(self, move: Move | str) -> list[Ruling]:
+        """Play a legal move; returns the rulings for what it did."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        explanation = self.explain(move)
+        if not explanation.legal:
+            ruling = explanation.deciding
+            raise IllegalMoveError(
+                f"{move} is not allowed: {ruling.long()} [{ruling.rule.id}] ({self.fen()})",
+                ruling,
+            )
+        before = self.position
+        if move == PASS:
+            self.position = self.apply_pass(before)
+            effects = list(explanation.rulings)
+        else:
+            self.position, effects = self.apply(before, move)
+        self._stack.append((move, before))
+        return effects
+
+    def pop(self) -> Action:
+        """Undo the last throw or move; returns it."""
+        if not self._stack:
+            raise TurnError(f"nothing to undo ({self.fen()})")
+        action, self.position = self._stack.pop()
+        return action
+
+    @property
+    def history(self) -> list[Action]:
+        return [action for action, _ in self._stack]
+
+    @abstractmethod
+    def apply_pass(self, position: P) -> P:
+        """The position after the hand passes with nothing moved."""
+
+    def random_throw(self, rng: random.Random) -> Throw:
+        """A throw drawn with the rule set's exact probabilities."""
+        return self.rules.throws.draw(rng)
+
+    # ----- helpers -----------------------------------------------------------------------
+    def _position_awaiting_move(self) -> P:
+        if self.is_over():
+            raise TurnError(f"the game is over ({self.fen()})")
+        if self.position.throw is None:
+            raise TurnError(f"no throw is pending: throw first ({self.fen()})")
+        return self.position
+
+    def _as_throw(self, throw: Throw | str | int) -> Throw:
+        if isinstance(throw, Throw):
+            if throw in self.rules.throws.throws:
+                return throw
+            return self.rules.throws.for_score(throw.score)
+        if isinstance(throw, int):
+            return self.rules.throws.for_score(throw)
+        return self.rules.parse_throw(throw)

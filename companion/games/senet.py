@@ -1,0 +1,506 @@
+"""Senet: the family of the 3x10 board, swaps, protection, walls and the house of water.
+
+One class, :class:`Senet`, plays every Senet rule set; :class:`SenetRules` holds what
+differs between them (pieces, throw table, opening, refuges, how pieces leave). The
+rule functions below return the ruling that forbids a candidate move or nothing, and
+both legal move generation and :meth:`Senet.explain` call them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+from typing import ClassVar
+
+from companion.core import OFF, PASS, START, Move, RaceGame, RuleSet, Tier
+from companion.errors import NotationError
+from companion.rules import Ruling, Verdict
+from companion.throws import Throw
+
+WHITE, BLACK = 0, 1
+PIECE = ("W", "B")
+EMPTY = "."
+SQUARES = 30
+ROW = 10
+SIDE_NAMES = ("w", "b")
+SEAT_NAMES = ("1", "2")
+
+
+class Phase(Enum):
+    OPENING = "opening"  # throwing in turn for the first 1 (S3, K3)
+    FIRST = "first"  # K3: white's first move must still start from square 9
+    PLAY = "play"
+
+
+@dataclass(frozen=True)
+class SenetPosition:
+    """Everything a Senet ruling depends on.
+
+    ``board`` has one character per square in track order (square n at index n-1):
+    ``W``, ``B`` or ``.``. In the opening ``turn`` is the seat throwing (0: whoever
+    threw first), since colours are only given by the first 1.
+    """
+
+    board: str
+    turn: int
+    phase: Phase
+    throw: int | None
+    off: tuple[int, int]
+
+    def with_turn(self, turn: int, throw: int | None) -> SenetPosition:
+        """The same board with another side to move or throw pending (shares derived data)."""
+        position = SenetPosition(self.board, turn, self.phase, throw, self.off)
+        cache = self.__dict__
+        position.__dict__.update({key: cache[key] for key in _DERIVED if key in cache})
+        return position
+
+    @cached_property
+    def squares(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Squares of white's and of black's pieces, in track order."""
+        return (_find_all(self.board, "W"), _find_all(self.board, "B"))
+
+    @cached_property
+    def walls(self) -> tuple[frozenset[int], frozenset[int]]:
+        """Squares of each side that stand in a run of 3 or more adjacent pieces."""
+        return (_runs(self.board, "W", 3), _runs(self.board, "B", 3))
+
+
+def _find_all(board: str, piece: str) -> tuple[int, ...]:
+    squares = []
+    index = board.find(piece)
+    while index >= 0:
+        squares.append(index + 1)
+        index = board.find(piece, index + 1)
+    return tuple(squares)
+
+
+_NO_SQUARES: frozenset[int] = frozenset()
+_DERIVED = ("squares", "walls")  # cached properties that depend on the board only
+
+
+def _runs(board: str, piece: str, length: int) -> frozenset[int]:
+    if piece * length not in board:
+        return _NO_SQUARES
+    squares: set[int] = set()
+    run: list[int] = []
+    for index, cell in enumerate(board + EMPTY):
+        if cell == piece:
+            run.append(index + 1)
+            continue
+        if len(run) >= length:
+            squares.update(run)
+        run = []
+    return frozenset(squares)
+
+
+@dataclass(frozen=True)
+class SenetRules(RuleSet):
+    """Parameters of a Senet rule set. House rules: ``dataclasses.replace(rules, ...)``."""
+
+    family: ClassVar[type[Senet]]
+    pieces: int = 5
+    opener: int = WHITE  # the colour the first thrower of a 1 takes (S3 white, K3 black)
+    opening_move: tuple[int, int] | None = None  # K3: the opener's 1 moves 10-11
+    first_move_square: int | None = None  # K3: white's first move starts here
+    refuges: frozenset[int] = frozenset({26, 28, 29, 30})
+    water: int = 27
+    exact_square: int | None = None  # S6: no piece passes this square without stopping
+    # S7: from these squares only the listed throws go somewhere else than the water.
+    exits: Mapping[int, Mapping[int, int]] = field(default_factory=dict)
+    home_row: int | None = None  # K6: bearing off only with every piece at or past it
+    backward_from_refuges: bool = True  # S10 (ours): False forbids it on 26-30
+    protection: int = 2  # adjacent pieces of a colour protect each other
+    wall: int = 3  # adjacent pieces that form a wall
+
+    def start_board(self) -> str:
+        board = [EMPTY] * SQUARES
+        for index in range(2 * self.pieces):
+            board[index] = PIECE[index % 2]
+        return "".join(board)
+
+
+class Senet(RaceGame[SenetPosition]):
+    """A game of any Senet rule set."""
+
+    rules: SenetRules
+
+    def __init__(self, rules: SenetRules, position: str | SenetPosition | None = None) -> None:
+        super().__init__(rules, position)
+        # Moves are values: build each candidate once per game, not once per question.
+        scores = rules.throws.scores
+        squares = range(SQUARES + 1)
+        self._forward_moves = {
+            n: [Move(s, self._forward_end(s, n)) for s in squares] for n in scores
+        }
+        self._backward_moves = {n: [Move(s, s - n) for s in squares] for n in scores}
+
+    # ----- notation ----------------------------------------------------------------------
+    def initial_position(self) -> SenetPosition:
+        return SenetPosition(self.rules.start_board(), 0, Phase.OPENING, None, (0, 0))
+
+    def format_position(self, position: SenetPosition) -> str:
+        board = position.board
+        rows = "/".join(board[i : i + ROW] for i in range(0, SQUARES, ROW))
+        names = SEAT_NAMES if position.phase is Phase.OPENING else SIDE_NAMES
+        throw = "-" if position.throw is None else str(position.throw)
+        white_off, black_off = position.off
+        return f"{rows} {names[position.turn]} {throw} {position.phase.value} {white_off}/{black_off}"
+
+    def parse_position(self, text: str) -> SenetPosition:
+        return _PositionReader(self.rules, text).read()
+
+    # ----- hooks -------------------------------------------------------------------------
+    def with_throw(self, position: SenetPosition, throw: Throw) -> SenetPosition:
+        return position.with_turn(position.turn, throw.score)
+
+    def winner_of(self, position: SenetPosition) -> int | None:
+        pieces = self.rules.pieces
+        white_off, black_off = position.off
+        if white_off == pieces:
+            return WHITE
+        if black_off == pieces:
+            return BLACK
+        return None
+
+    def tiers(self, position: SenetPosition) -> Iterator[Tier]:
+        throw = position.throw
+        assert throw is not None
+        if position.phase is Phase.OPENING:
+            yield Tier(self._opening_moves(throw), _no_ruling)
+            return
+        mine = position.squares[position.turn]
+        forward_moves = self._forward_moves[throw]
+        forward = [forward_moves[start] for start in mine]
+        last_resort = [move for move in forward if move.end == self.rules.water and move.start in self.rules.exits]
+        if last_resort:
+            forward = [move for move in forward if move not in last_resort]
+        yield Tier(forward, lambda move: self._forward_ruling(position, move))
+        backward_moves = self._backward_moves[throw]
+        backward = [backward_moves[start] for start in mine if start > throw]
+        yield Tier(backward, lambda move: self._backward_ruling(position, move), "backward")
+        yield Tier(last_resort, _no_ruling, "last-resort")
+
+    def preference(
+        self, position: SenetPosition, move: Move, legal: Sequence[Move]
+    ) -> Ruling | None:
+        """K3: white's first move starts from square 9 while a piece there can move."""
+        square = self.rules.first_move_square
+        if (
+            square is None
+            or position.phase is not Phase.FIRST
+            or position.turn != WHITE
+            or move.start == square
+            or not any(m.start == square for m in legal)
+        ):
+            return None
+        return self.rules.rules.forbids("first-move", square=square)
+
+    def pass_ruling(self, position: SenetPosition, allowed: bool) -> Ruling:
+        if position.phase is Phase.OPENING:
+            verdict = Verdict.ALLOWS if allowed else Verdict.FORBIDS
+            return self.rules.rules.ruling("opening", verdict, throw=position.throw)
+        return super().pass_ruling(position, allowed)
+
+    def shape_ruling(self, position: SenetPosition, move: Move) -> Ruling:
+        book = self.rules.rules
+        throw = position.throw
+        if position.phase is Phase.OPENING:
+            return book.forbids("opening", throw=throw)
+        if not move.moves_a_piece or move.start not in position.squares[position.turn]:
+            return book.forbids("not-your-piece", square=move.start, move=move)
+        if move.start in self.rules.exits:
+            target = Move(move.start, self._forward_end(move.start, throw or 0))
+            return book.forbids("exit", square=move.start, throw=throw, target=target.end_name)
+        return book.forbids("distance", throw=throw)
+
+    def apply(self, position: SenetPosition, move: Move) -> tuple[SenetPosition, list[Ruling]]:
+        return self._play(position, move, explain=True)
+
+    def apply_pass(self, position: SenetPosition) -> SenetPosition:
+        return position.with_turn(1 - position.turn, None)
+
+    def push_fast(self, move: Move) -> None:
+        """Play a move known to be legal (from legal_moves), skipping the explanation."""
+        before = self.position
+        if move == PASS:
+            self.position = self.apply_pass(before)
+        else:
+            self.position = self._play(before, move, explain=False)[0]
+        self._stack.append((move, before))
+
+    # ----- rule functions ----------------------------------------------------------------
+    def _forward_end(self, start: int, throw: int) -> int:
+        rules = self.rules
+        exits = rules.exits.get(start)
+        if exits is not None:
+            return exits.get(throw, rules.water)
+        end = start + throw
+        return OFF if end > SQUARES else end
+
+    def _forward_ruling(self, position: SenetPosition, move: Move) -> Ruling | None:
+        """S4-S7, K4-K6 and one piece per square, for a forward move."""
+        rules = self.rules
+        book = rules.rules
+        start, end = move.start, move.end
+        side = position.turn
+        past = SQUARES + 1 if end == OFF else end
+        exact = rules.exact_square
+        if exact is not None and start < exact < past:
+            return book.forbids("exact-square", square=exact)
+        if end == OFF and rules.home_row is not None:
+            behind = [s for s in position.squares[side] if s < rules.home_row]
+            if behind:
+                return book.forbids("bear-off-home", square=behind[0], row=rules.home_row)
+        wall = self._wall_between(position, 1 - side, start, past)
+        if wall is not None:
+            return book.forbids("wall", square=wall)
+        if end == OFF or end == rules.water:
+            return None
+        occupant = position.board[end - 1]
+        if occupant == PIECE[side]:
+            return book.forbids("own-piece", square=end)
+        if occupant == EMPTY:
+            return None
+        if end in rules.refuges:
+            return book.forbids("refuge", square=end)
+        partner = self._protecting_neighbour(position, end)
+        if partner is not None:
+            return book.forbids("protected", square=end, partner=partner)
+        return None
+
+    def _backward_ruling(self, position: SenetPosition, move: Move) -> Ruling | None:
+        """S10 and K7: backward onto an empty square, not over a wall."""
+        rules = self.rules
+        book = rules.rules
+        start, end = move.start, move.end
+        if not rules.backward_from_refuges and start >= min(rules.refuges):
+            return book.forbids("backward-refuge", square=start)
+        if position.board[end - 1] != EMPTY:
+            return book.forbids("backward-occupied", square=end)
+        wall = self._wall_between(position, 1 - position.turn, end, start)
+        if wall is not None:
+            return book.forbids("backward-wall", square=wall)
+        return None
+
+    def _wall_between(self, position: SenetPosition, side: int, low: int, high: int) -> int | None:
+        """The first square strictly between ``low`` and ``high`` in a wall of ``side``."""
+        walls = position.walls[side]
+        if not walls:
+            return None
+        for square in range(low + 1, high):
+            if square in walls:
+                return square
+        return None
+
+    def _protecting_neighbour(self, position: SenetPosition, square: int) -> int | None:
+        """A neighbour along the track of the same colour as the piece on ``square``."""
+        board = position.board
+        piece = board[square - 1]
+        if square > 1 and board[square - 2] == piece:
+            return square - 1
+        if square < SQUARES and board[square] == piece:
+            return square + 1
+        return None
+
+    def _opening_moves(self, throw: int) -> list[Move]:
+        if throw != 1:
+            return []
+        opening_move = self.rules.opening_move
+        return [START] if opening_move is None else [Move(*opening_move)]
+
+    # ----- what a move does --------------------------------------------------------------
+    def _play(
+        self, position: SenetPosition, move: Move, *, explain: bool
+    ) -> tuple[SenetPosition, list[Ruling]]:
+        book = self.rules.rules
+        effects: list[Ruling] = []
+        if position.phase is Phase.OPENING:
+            return self._play_opening(position, move, effects, explain)
+        side = position.turn
+        board = list(position.board)
+        start, end = move.start, move.end
+        me = PIECE[side]
+        off = list(position.off)
+        if explain:
+            effects.append(self._allowing_ruling(position, move))
+            own_wall = self._wall_between(position, side, min(start, end), max(start, end))
+            if own_wall is not None and end != OFF:
+                effects.append(book.effect("own-wall", square=own_wall))
+        board[start - 1] = EMPTY
+        if end == OFF:
+            off[side] += 1
+        else:
+            occupant = board[end - 1]
+            board[end - 1] = me
+            if occupant != EMPTY:
+                board[start - 1] = occupant
+                if explain:
+                    effects.append(book.effect("swap", square=end, back=start))
+            if end == self.rules.water:
+                board[end - 1] = EMPTY
+                landing = board.index(EMPTY) + 1
+                board[landing - 1] = me
+                if explain:
+                    effects.append(book.effect("water", square=end, landing=landing))
+        phase = position.phase
+        if phase is Phase.FIRST and side == WHITE:
+            phase = Phase.PLAY
+        after = SenetPosition("".join(board), side, phase, None, (off[0], off[1]))
+        return self._end_of_move(position, after, effects, explain)
+
+    def _end_of_move(
+        self,
+        before: SenetPosition,
+        after: SenetPosition,
+        effects: list[Ruling],
+        explain: bool,
+    ) -> tuple[SenetPosition, list[Ruling]]:
+        """T2: the throw's own value decides between another throw and passing the hand."""
+        book = self.rules.rules
+        side = before.turn
+        if after.off[side] == self.rules.pieces:
+            if explain:
+                effects.append(book.effect("win"))
+            return after, effects
+        assert before.throw is not None
+        if before.throw in self.rules.throws.extra:
+            if explain:
+                effects.append(book.effect("extra-throw", throw=before.throw))
+            return after, effects
+        if explain:
+            effects.append(book.effect("hand-passes", throw=before.throw))
+        return after.with_turn(1 - side, None), effects
+
+    def _play_opening(
+        self, position: SenetPosition, move: Move, effects: list[Ruling], explain: bool
+    ) -> tuple[SenetPosition, list[Ruling]]:
+        rules = self.rules
+        board = position.board
+        if move != START:
+            cells = list(board)
+            cells[move.start - 1], cells[move.end - 1] = EMPTY, cells[move.start - 1]
+            board = "".join(cells)
+        phase = Phase.PLAY if rules.first_move_square is None else Phase.FIRST
+        if explain:
+            effects.append(rules.rules.effect("opening-one", seat=position.turn + 1))
+        return SenetPosition(board, rules.opener, phase, None, position.off), effects
+
+    def _allowing_ruling(self, position: SenetPosition, move: Move) -> Ruling:
+        book = self.rules.rules
+        throw = position.throw
+        start, end = move.start, move.end
+        if start in self.rules.exits:
+            if end == self.rules.water:
+                return book.allows("last-resort", square=start, throw=throw)
+            return book.allows("exit", square=start, throw=throw, target=move.end_name)
+        if end == OFF:
+            return book.allows("bear-off", square=start, throw=throw)
+        if end < start:
+            return book.allows("backward", square=start, throw=throw)
+        return book.allows("distance", throw=throw)
+
+
+def _no_ruling(move: Move) -> Ruling | None:
+    return None
+
+
+class _PositionReader:
+    """Reads Senet notation and says exactly what is wrong, quoting the text."""
+
+    def __init__(self, rules: SenetRules, text: str) -> None:
+        self.rules = rules
+        self.text = text
+
+    def fail(self, problem: str) -> NotationError:
+        return NotationError(
+            f"position {self.text!r}: {problem}. "
+            "Expected: BOARD SIDE THROW PHASE OFF, e.g. "
+            "'WBWBWBWBWB/........../.......... 1 - opening 0/0' (see docs/notation.md)"
+        )
+
+    def read(self) -> SenetPosition:
+        fields = self.text.split()
+        if len(fields) != 5:
+            raise self.fail(f"found {len(fields)} fields instead of 5")
+        board_text, side_text, throw_text, phase_text, off_text = fields
+        board = self._board(board_text)
+        phase = self._phase(phase_text)
+        turn = self._side(side_text, phase)
+        throw = self._throw(throw_text)
+        off = self._off(off_text)
+        self._check_pieces(board, off)
+        position = SenetPosition(board, turn, phase, throw, off)
+        self._check_phase(position)
+        return position
+
+    def _board(self, text: str) -> str:
+        rows = text.split("/")
+        if len(rows) != 3 or any(len(row) != ROW for row in rows):
+            raise self.fail("the board is 3 rows of 10 squares in track order, joined by '/'")
+        board = "".join(rows)
+        wrong = set(board) - {"W", "B", EMPTY}
+        if wrong:
+            raise self.fail(
+                f"board squares hold W, B or '.', not {''.join(sorted(wrong))!r}"
+            )
+        if board[self.rules.water - 1] != EMPTY:
+            raise self.fail(f"no piece can rest on square {self.rules.water}, the water")
+        return board
+
+    def _phase(self, text: str) -> Phase:
+        try:
+            phase = Phase(text)
+        except ValueError:
+            names = ", ".join(p.value for p in self._phases())
+            raise self.fail(f"phase {text!r} is not one of {names}") from None
+        if phase not in self._phases():
+            raise self.fail(f"phase {text!r} does not exist in {self.rules.name}")
+        return phase
+
+    def _phases(self) -> list[Phase]:
+        if self.rules.first_move_square is None:
+            return [Phase.OPENING, Phase.PLAY]
+        return list(Phase)
+
+    def _side(self, text: str, phase: Phase) -> int:
+        names = SEAT_NAMES if phase is Phase.OPENING else SIDE_NAMES
+        if text not in names:
+            what = "the seat throwing in the opening" if phase is Phase.OPENING else "the side"
+            raise self.fail(f"{what} is {names[0]!r} or {names[1]!r}, not {text!r}")
+        return names.index(text)
+
+    def _throw(self, text: str) -> int | None:
+        if text == "-":
+            return None
+        scores = self.rules.throws.scores
+        if not text.isdigit() or int(text) not in scores:
+            allowed = ", ".join(str(s) for s in sorted(scores))
+            raise self.fail(f"the pending throw is '-' or one of {allowed}, not {text!r}")
+        return int(text)
+
+    def _off(self, text: str) -> tuple[int, int]:
+        white, sep, black = text.partition("/")
+        if not sep or not white.isdigit() or not black.isdigit():
+            raise self.fail(f"pieces borne off are written WHITE/BLACK, e.g. 0/2, not {text!r}")
+        return int(white), int(black)
+
+    def _check_pieces(self, board: str, off: tuple[int, int]) -> None:
+        for side, piece in enumerate(PIECE):
+            total = board.count(piece) + off[side]
+            if total != self.rules.pieces:
+                raise self.fail(
+                    f"{SIDE_NAMES[side]} has {total} pieces (on the board and off), "
+                    f"{self.rules.name} plays {self.rules.pieces}"
+                )
+
+    def _check_phase(self, position: SenetPosition) -> None:
+        if position.phase is Phase.OPENING and (
+            position.board != self.rules.start_board() or position.off != (0, 0)
+        ):
+            raise self.fail("in the opening the pieces stand on their starting squares")
+        if self.rules.pieces in position.off and position.throw is not None:
+            raise self.fail("the game is over: no throw can be pending")
+        if position.off == (self.rules.pieces, self.rules.pieces):
+            raise self.fail("both sides cannot have borne off every piece")

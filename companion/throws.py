@@ -1,0 +1,126 @@
+"""Throws: what the implements show, turned into a score and an extra-throw-or-pass rule.
+
+A :class:`StickTable` is the throw table of a rule set played with throwing sticks: how
+many marked faces are up decides the score and whether the same player throws again.
+Probabilities are exact fractions, for fair sticks unless a set says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from itertools import accumulate
+from math import comb
+from random import Random
+
+from companion.errors import NotationError
+
+MARKED = "M"
+PLAIN = "P"
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """A throw as the rules see it: the score and whether the thrower throws again."""
+
+    score: int
+    extra_turn: bool
+
+    def __str__(self) -> str:
+        return str(self.score)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One line of a throw table: how many marked faces, the throw, its probability."""
+
+    marked: int
+    throw: Throw
+    probability: Fraction
+
+
+@dataclass(frozen=True)
+class StickTable:
+    """Throw table for ``sticks`` two-faced sticks.
+
+    ``scores[k]`` is the score when ``k`` marked faces are up; ``extra`` lists the scores
+    after which the same player throws again. ``marked_rate`` is the chance that one
+    stick lands marked face up (1/2 for fair sticks).
+    """
+
+    sticks: int
+    scores: tuple[int, ...]
+    extra: frozenset[int]
+    marked_rate: Fraction = Fraction(1, 2)
+
+    def __post_init__(self) -> None:
+        if len(self.scores) != self.sticks + 1:
+            raise ValueError("a stick table needs one score per count of marked faces")
+
+    def throw(self, marked: int) -> Throw:
+        """The throw for ``marked`` marked faces up."""
+        if not 0 <= marked <= self.sticks:
+            raise NotationError(f"{marked} marked faces is impossible with {self.sticks} sticks")
+        score = self.scores[marked]
+        return Throw(score, score in self.extra)
+
+    def read_faces(self, faces: str) -> Throw:
+        """The throw for faces written one letter per stick, e.g. ``MMPP``."""
+        letters = faces.strip().upper()
+        if len(letters) != self.sticks or set(letters) - {MARKED, PLAIN}:
+            raise NotationError(
+                f"throw {faces!r}: expected {self.sticks} letters, each {MARKED} (marked face up) "
+                f"or {PLAIN} (plain face up), e.g. {MARKED * 2 + PLAIN * (self.sticks - 2)}"
+            )
+        return self.throw(letters.count(MARKED))
+
+    def for_score(self, score: int) -> Throw:
+        """The throw that has this score (stick scores are all distinct)."""
+        if score not in self.scores:
+            allowed = ", ".join(str(s) for s in sorted(self.scores))
+            raise NotationError(f"throw {score}: this rule set scores only {allowed}")
+        return Throw(score, score in self.extra)
+
+    def parse(self, text: str) -> Throw:
+        """A throw given as faces (``MMPP``) or as a score (``3``)."""
+        token = text.strip()
+        if token.isdigit():
+            return self.for_score(int(token))
+        return self.read_faces(token)
+
+    def outcomes(self) -> tuple[Outcome, ...]:
+        """Every count of marked faces, with its throw and exact probability."""
+        return self._outcomes
+
+    @cached_property
+    def _outcomes(self) -> tuple[Outcome, ...]:
+        p = self.marked_rate
+        n = self.sticks
+        return tuple(
+            Outcome(k, self.throw(k), comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(n + 1)
+        )
+
+    @cached_property
+    def throws(self) -> frozenset[Throw]:
+        """Every throw this table can produce."""
+        return frozenset(o.throw for o in self._outcomes)
+
+    @cached_property
+    def cumulative_weights(self) -> tuple[float, ...]:
+        """Running totals of the outcomes' probabilities, for drawing throws at random."""
+        return tuple(accumulate(float(o.probability) for o in self._outcomes))
+
+    def draw(self, rng: Random) -> Throw:
+        """A throw drawn with the table's exact probabilities."""
+        outcome = rng.choices(self._outcomes, cum_weights=self.cumulative_weights)[0]
+        return outcome.throw
+
+    def score_probabilities(self) -> Mapping[int, Fraction]:
+        """Probability of each score."""
+        table: dict[int, Fraction] = {}
+        for outcome in self.outcomes():
+            score = outcome.throw.score
+            table[score] = table.get(score, Fraction(0)) + outcome.probability
+        return table
