@@ -48,9 +48,7 @@ class Move:
             return _SPECIAL_MOVES[token]
         start_text, sep, end_text = token.partition("-")
         if not sep:
-            raise NotationError(
-                f"move {text!r}: write START-END, e.g. 14-18, 26-off, or 'pass'"
-            )
+            raise NotationError(f"move {text!r}: write START-END, e.g. 14-18, 26-off, or 'pass'")
         return cls(_square(start_text, text, IN, "in"), _square(end_text, text, OFF, "off"))
 
     @property

@@ -146,7 +146,9 @@ class Senet(RaceGame[SenetPosition]):
         names = SEAT_NAMES if position.phase is Phase.OPENING else SIDE_NAMES
         throw = "-" if position.throw is None else str(position.throw)
         white_off, black_off = position.off
-        return f"{rows} {names[position.turn]} {throw} {position.phase.value} {white_off}/{black_off}"
+        return (
+            f"{rows} {names[position.turn]} {throw} {position.phase.value} {white_off}/{black_off}"
+        )
 
     def parse_position(self, text: str) -> SenetPosition:
         return _PositionReader(self.rules, text).read()
@@ -173,7 +175,11 @@ class Senet(RaceGame[SenetPosition]):
         mine = position.squares[position.turn]
         forward_moves = self._forward_moves[throw]
         forward = [forward_moves[start] for start in mine]
-        last_resort = [move for move in forward if move.end == self.rules.water and move.start in self.rules.exits]
+        last_resort = [
+            move
+            for move in forward
+            if move.end == self.rules.water and move.start in self.rules.exits
+        ]
         if last_resort:
             forward = [move for move in forward if move not in last_resort]
         yield Tier(forward, lambda move: self._forward_ruling(position, move))
@@ -442,9 +448,7 @@ class _PositionReader:
         board = "".join(rows)
         wrong = set(board) - {"W", "B", EMPTY}
         if wrong:
-            raise self.fail(
-                f"board squares hold W, B or '.', not {''.join(sorted(wrong))!r}"
-            )
+            raise self.fail(f"board squares hold W, B or '.', not {''.join(sorted(wrong))!r}")
         if board[self.rules.water - 1] != EMPTY:
             raise self.fail(f"no piece can rest on square {self.rules.water}, the water")
         return board

@@ -30,7 +30,7 @@ def _rule(
     allowed: tuple[tuple[str, str], tuple[str, str]] | None = None,
 ) -> Rule:
     """A rule with (fr, en) short and long texts, and others for allowing where they differ."""
-    short_allowed, long_allowed = allowed or ((), ())
+    short_allowed, long_allowed = allowed or (("", ""), ("", ""))
     return Rule(
         key=key,
         id=rule_id,
@@ -40,12 +40,14 @@ def _rule(
         long={"fr": long[0], "en": long[1]},
         quote=quote,
         decision=decision,
-        short_allowed=dict(zip(("fr", "en"), short_allowed, strict=True)),
-        long_allowed=dict(zip(("fr", "en"), long_allowed, strict=True)),
+        short_allowed={"fr": short_allowed[0], "en": short_allowed[1]} if allowed else {},
+        long_allowed={"fr": long_allowed[0], "en": long_allowed[1]} if allowed else {},
     )
 
 
-def _shared_rules(source: str, pass_basis: Basis, pass_citation: str, pass_quote: str) -> list[Rule]:
+def _shared_rules(
+    source: str, pass_basis: Basis, pass_citation: str, pass_quote: str
+) -> list[Rule]:
     """Rules whose texts are the same in both Senet rule sets (their citations differ)."""
     return [
         _rule(
@@ -112,7 +114,10 @@ def _migo_rules() -> RuleBook:
                 "S1",
                 DECISION,
                 "Migo rule 2; DECISIONS.md S1",
-                ("7 pions chacun, blancs impairs, noirs pairs.", "7 pieces each: white odd, black even."),
+                (
+                    "7 pions chacun, blancs impairs, noirs pairs.",
+                    "7 pieces each: white odd, black even.",
+                ),
                 (
                     "Chaque camp a 7 pions (les règles de Migo renvoient à Géoludie, dont le "
                     "senet en a 7) : blancs sur 1, 3, ..., 13, noirs sur 2, 4, ..., 14.",
@@ -128,7 +133,10 @@ def _migo_rules() -> RuleBook:
                 "S2",
                 SOURCE,
                 "Migo rule 7",
-                ("Un {throw} avance un pion de {throw} cases.", "A {throw} moves one piece {throw} squares."),
+                (
+                    "Un {throw} avance un pion de {throw} cases.",
+                    "A {throw} moves one piece {throw} squares.",
+                ),
                 (
                     "Le lancer ({throw}) fait avancer un seul pion d'exactement {throw} cases "
                     "(0 face marquée vaut 5).",
@@ -173,17 +181,24 @@ def _migo_rules() -> RuleBook:
                     "Player {seat} threw the first 1: they take white and throw again to play; "
                     "that 1 moves no piece.",
                 ),
-                quote="le joueur \"blanc\" lance ensuite les bâtonnets, pour jouer cette fois.",
+                quote='le joueur "blanc" lance ensuite les bâtonnets, pour jouer cette fois.',
                 decision="S3",
             ),
-            _general_not_your_piece(MIGO + " rule 7", "il avance un pion du nombre de cases correspondant"),
-            _general_one_per_square(MIGO + " rule 9", "Il ne peut y avoir qu'un seul pion par case."),
+            _general_not_your_piece(
+                MIGO + " rule 7", "il avance un pion du nombre de cases correspondant"
+            ),
+            _general_one_per_square(
+                MIGO + " rule 9", "Il ne peut y avoir qu'un seul pion par case."
+            ),
             _rule(
                 "swap",
                 "S4",
                 SOURCE,
                 "Migo rule 10",
-                ("Attaque : échange, l'adverse va en {back}.", "Attack: swap, enemy goes to {back}."),
+                (
+                    "Attaque : échange, l'adverse va en {back}.",
+                    "Attack: swap, enemy goes to {back}.",
+                ),
                 (
                     "Le pion adverse sur {square} est attaqué : il recule sur la case {back} "
                     "laissée vide par l'assaillant.",
@@ -199,7 +214,10 @@ def _migo_rules() -> RuleBook:
                 "S4",
                 SOURCE,
                 "Migo rule 11",
-                ("{square} protégé par son voisin en {partner}.", "{square} is protected by {partner}."),
+                (
+                    "{square} protégé par son voisin en {partner}.",
+                    "{square} is protected by {partner}.",
+                ),
                 (
                     "Le pion sur {square} a un pion de sa couleur sur la case voisine {partner} : "
                     "deux pions contigus se protègent et ne peuvent être attaqués.",
@@ -215,7 +233,10 @@ def _migo_rules() -> RuleBook:
                 "S4",
                 SOURCE,
                 "Migo rule 11",
-                ("Mur adverse en {square} : infranchissable.", "Enemy wall at {square}: no passing."),
+                (
+                    "Mur adverse en {square} : infranchissable.",
+                    "Enemy wall at {square}: no passing.",
+                ),
                 (
                     "Trois pions adverses contigus (dont celui sur {square}) forment un mur : "
                     "ni attaquable ni franchissable.",
@@ -261,7 +282,10 @@ def _migo_rules() -> RuleBook:
                 "S6",
                 SOURCE,
                 "Migo rule 13",
-                ("Arrêt obligé en {square} : pas au-delà.", "Must stop on {square}: no passing it."),
+                (
+                    "Arrêt obligé en {square} : pas au-delà.",
+                    "Must stop on {square}: no passing it.",
+                ),
                 (
                     "La case {square} est un passage obligé : chaque pion doit s'y arrêter "
                     "à l'issue d'un lancer avant d'aller plus loin.",
@@ -276,7 +300,10 @@ def _migo_rules() -> RuleBook:
                 "S7",
                 SOURCE,
                 "Migo rules 16-19",
-                ("De {square}, un {throw} mène en {target}.", "From {square}, a {throw} goes to {target}."),
+                (
+                    "De {square}, un {throw} mène en {target}.",
+                    "From {square}, a {throw} goes to {target}.",
+                ),
                 (
                     "Depuis 26 : 5 sort, 2, 3, 4 mènent en 28, 29, 30 si libres, 1 en 27 ; "
                     "depuis 28 un 3, 29 un 2, 30 un 1 sortent, tout autre lancer mène en 27. "
@@ -294,7 +321,10 @@ def _migo_rules() -> RuleBook:
                 "S8",
                 SOURCE,
                 "Migo rule 14",
-                ("Tombe en {square} : retour en {landing}.", "Falls in {square}: back to {landing}."),
+                (
+                    "Tombe en {square} : retour en {landing}.",
+                    "Falls in {square}: back to {landing}.",
+                ),
                 (
                     "La case {square} (Maison de l'Eau) renvoie le pion au début du parcours, "
                     "case 1, ou à la première case libre après : ici {landing}.",
@@ -311,6 +341,12 @@ def _migo_rules() -> RuleBook:
                 SOURCE,
                 "Migo rule 15 §2",
                 ("Vers 27 seulement faute d'autre coup.", "Into 27 only when nothing else moves."),
+                (
+                    "Jouer un pion des cases spéciales vers la case 27 n'est permis que si "
+                    "aucun autre coup, en avant ou en arrière, n'existe (par exemple {example}).",
+                    "Moving a piece from the special squares into 27 is allowed only when no "
+                    "other move, forward or backward, exists (for example {example}).",
+                ),
                 allowed=(
                     ("Aucun autre coup : vers 27, forcé.", "Nothing else moves: into 27, forced."),
                     (
@@ -319,12 +355,6 @@ def _migo_rules() -> RuleBook:
                         "No other move exists: the piece on square {square} must go into "
                         "square 27.",
                     ),
-                ),
-                (
-                    "Jouer un pion des cases spéciales vers la case 27 n'est permis que "
-                    "si aucun autre coup, en avant ou en arrière, n'existe (par exemple {example}).",
-                    "Moving a piece from the special squares into 27 is allowed only when no "
-                    "other move, forward or backward, exists (for example {example}).",
                 ),
                 quote="S'il est impossible de jouer, en avançant ou en reculant, il faut jouer les "
                 "pions se trouvant sur les cases spéciales, même si cela conduit à tomber sur la "
@@ -337,6 +367,12 @@ def _migo_rules() -> RuleBook:
                 SOURCE,
                 "Migo rule 15",
                 ("Reculer seulement si rien n'avance.", "Back only when nothing moves forward."),
+                (
+                    "Un lancer ne sert à reculer que si aucun pion ne peut avancer ; "
+                    "ici un coup en avant existe (par exemple {example}).",
+                    "A throw moves a piece backward only when no piece can move forward; "
+                    "here a forward move exists (for example {example}).",
+                ),
                 allowed=(
                     ("Rien n'avance : reculez de {throw}.", "Nothing moves forward: back {throw}."),
                     (
@@ -345,12 +381,6 @@ def _migo_rules() -> RuleBook:
                         "No piece can move forward: the throw ({throw}) moves the piece on "
                         "square {square} backward.",
                     ),
-                ),
-                (
-                    "Un lancer ne sert à reculer que si aucun pion ne peut avancer ; "
-                    "ici un coup en avant existe (par exemple {example}).",
-                    "A throw moves a piece backward only when no piece can move forward; "
-                    "here a forward move exists (for example {example}).",
                 ),
                 quote="Chaque coup qui ne permet pas d'avancer doit être utilisé pour reculer.",
                 decision="S10",
@@ -374,7 +404,10 @@ def _migo_rules() -> RuleBook:
                 "S10",
                 SOURCE,
                 "Migo rule 15",
-                ("Recul au-dessus d'un mur ({square}) : non.", "Cannot move back over wall at {square}."),
+                (
+                    "Recul au-dessus d'un mur ({square}) : non.",
+                    "Cannot move back over wall at {square}.",
+                ),
                 (
                     "On ne peut pas reculer en sautant par-dessus un mur adverse (case {square}).",
                     "A piece cannot move backward over an enemy wall (square {square}).",
@@ -450,13 +483,18 @@ def _general_one_per_square(citation: str, quote: str) -> Rule:
 def _kendall_rules() -> RuleBook:
     return RuleBook(
         [
-            *_shared_rules(KENDALL, SOURCE, "seed 003, « Impossible d'avancer »", "on passe son tour"),
+            *_shared_rules(
+                KENDALL, SOURCE, "seed 003, « Impossible d'avancer »", "on passe son tour"
+            ),
             _rule(
                 "distance",
                 "K1",
                 SOURCE,
                 "seed 003, « Déplacement des pions »; DECISIONS.md K1",
-                ("Un {throw} avance un pion de {throw} cases.", "A {throw} moves one piece {throw} squares."),
+                (
+                    "Un {throw} avance un pion de {throw} cases.",
+                    "A {throw} moves one piece {throw} squares.",
+                ),
                 (
                     "Le lancer ({throw}) fait avancer un seul pion d'exactement {throw} cases "
                     "(4 faces noires valent 6).",
@@ -510,7 +548,10 @@ def _kendall_rules() -> RuleBook:
                 "K3",
                 SOURCE,
                 "seed 003, « Début de la partie »",
-                ("Joueur {seat} : noirs, 10-11, relancez.", "Player {seat}: black, 10-11, throw again."),
+                (
+                    "Joueur {seat} : noirs, 10-11, relancez.",
+                    "Player {seat}: black, 10-11, throw again.",
+                ),
                 (
                     "Le joueur {seat} a tiré le premier 1 : il prend les noirs, avance le pion "
                     "de la case 10 en 11 et relance.",
@@ -526,7 +567,10 @@ def _kendall_rules() -> RuleBook:
                 "K3",
                 SOURCE,
                 "seed 003, « Début de la partie »; DECISIONS.md K3",
-                ("1er coup blanc : le pion de {square}.", "White's first move: the piece on {square}."),
+                (
+                    "1er coup blanc : le pion de {square}.",
+                    "White's first move: the piece on {square}.",
+                ),
                 (
                     "Le premier coup des blancs part de la case {square} tant qu'un pion y est et "
                     "peut jouer (sinon, notre lecture : n'importe quel pion).",
@@ -537,16 +581,22 @@ def _kendall_rules() -> RuleBook:
                 "peut avancer n'importe quel pion.",
                 decision="K3",
             ),
-            _general_not_your_piece(KENDALL + ", « Tours de jeu »", "il avance le pion de son choix"),
+            _general_not_your_piece(
+                KENDALL + ", « Tours de jeu »", "il avance le pion de son choix"
+            ),
             _general_one_per_square(
-                KENDALL + ", « Restrictions aux attaques »", "Deux pions ne peuvent occuper la même case"
+                KENDALL + ", « Restrictions aux attaques »",
+                "Deux pions ne peuvent occuper la même case",
             ),
             _rule(
                 "swap",
                 "K4",
                 SOURCE,
                 "seed 003, « Attaque d'un pion »",
-                ("Attaque : échange, l'adverse va en {back}.", "Attack: swap, enemy goes to {back}."),
+                (
+                    "Attaque : échange, l'adverse va en {back}.",
+                    "Attack: swap, enemy goes to {back}.",
+                ),
                 (
                     "Le pion adverse sur {square} est attaqué : il recule sur la case {back} "
                     "laissée vacante par l'assaillant.",
@@ -562,7 +612,10 @@ def _kendall_rules() -> RuleBook:
                 "K4",
                 SOURCE,
                 "seed 003, « Restrictions aux attaques »",
-                ("{square} protégé par son voisin en {partner}.", "{square} is protected by {partner}."),
+                (
+                    "{square} protégé par son voisin en {partner}.",
+                    "{square} is protected by {partner}.",
+                ),
                 (
                     "Le pion sur {square} a un pion de sa couleur sur la case voisine {partner} : "
                     "deux pions contigus se protègent et ne peuvent être attaqués.",
@@ -578,7 +631,10 @@ def _kendall_rules() -> RuleBook:
                 "K4",
                 SOURCE,
                 "seed 003, « Restrictions aux attaques »",
-                ("Mur adverse en {square} : infranchissable.", "Enemy wall at {square}: no passing."),
+                (
+                    "Mur adverse en {square} : infranchissable.",
+                    "Enemy wall at {square}: no passing.",
+                ),
                 (
                     "Trois pions adverses contigus (dont celui sur {square}) forment un mur : "
                     "ni attaquable ni franchissable, pas même pour sortir.",
@@ -624,7 +680,10 @@ def _kendall_rules() -> RuleBook:
                 "K5",
                 SOURCE,
                 "seed 003, « Cases spéciales »",
-                ("Tombe en {square} : retour en {landing}.", "Falls in {square}: back to {landing}."),
+                (
+                    "Tombe en {square} : retour en {landing}.",
+                    "Falls in {square}: back to {landing}.",
+                ),
                 (
                     "Un pion qui tombe sur la case {square} retourne case 1, ou sur la première "
                     "case vide : ici {landing}.",
@@ -674,6 +733,12 @@ def _kendall_rules() -> RuleBook:
                 SOURCE,
                 "seed 003, « Impossible d'avancer »",
                 ("Reculer seulement si rien n'avance.", "Back only when nothing moves forward."),
+                (
+                    "Un lancer ne sert à reculer que si aucun pion ne peut avancer ; "
+                    "ici un coup en avant existe (par exemple {example}).",
+                    "A throw moves a piece backward only when no piece can move forward; "
+                    "here a forward move exists (for example {example}).",
+                ),
                 allowed=(
                     ("Rien n'avance : reculez de {throw}.", "Nothing moves forward: back {throw}."),
                     (
@@ -682,12 +747,6 @@ def _kendall_rules() -> RuleBook:
                         "No piece can move forward: the throw ({throw}) moves the piece on "
                         "square {square} backward.",
                     ),
-                ),
-                (
-                    "Un lancer ne sert à reculer que si aucun pion ne peut avancer ; "
-                    "ici un coup en avant existe (par exemple {example}).",
-                    "A throw moves a piece backward only when no piece can move forward; "
-                    "here a forward move exists (for example {example}).",
                 ),
                 quote="Si un coup ne permet pas d'avancer, il doit être utilisé pour reculer en "
                 "sens inverse.",
@@ -711,7 +770,10 @@ def _kendall_rules() -> RuleBook:
                 "K7",
                 DECISION,
                 "DECISIONS.md K7",
-                ("Recul au-dessus d'un mur ({square}) : non.", "Cannot move back over wall at {square}."),
+                (
+                    "Recul au-dessus d'un mur ({square}) : non.",
+                    "Cannot move back over wall at {square}.",
+                ),
                 (
                     "Notre lecture : un mur adverse (case {square}) est infranchissable aussi "
                     "en reculant.",
