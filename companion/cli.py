@@ -1,2 +1,214 @@
-def main() -> int:
-    return 0
+"""The ``companion`` command: settle disputes, list moves, play on a real board.
+
+Exit status: 0 success (for ``check``: the move is legal), 1 the move is illegal,
+2 bad input, with a message naming what is wrong. Nothing a person types ends in a
+traceback: every error of ours is caught here and printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from companion import games
+from companion.core import Move, RaceGame
+from companion.errors import CompanionError
+from companion.play import PLAIN_MOVE, run_session
+from companion.rules import Ruling
+from companion.throws import Throw
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
+
+AnyGame = RaceGame[Any]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except CompanionError as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)
+        sys.stderr.close()
+        return EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Rules companion for Senet and the other ancient race games.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    listing = commands.add_parser("games", help="list the rule sets")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.set_defaults(handler=_games)
+
+    throw = commands.add_parser("throw", help="score a throw and say who throws next")
+    throw.add_argument("game", metavar="GAME", help="rule set, see 'companion games'")
+    throw.add_argument("faces", metavar="FACES", help="one letter per stick: M marked, P plain")
+    throw.add_argument("--json", action="store_true", help="machine-readable output")
+    throw.set_defaults(handler=_throw)
+
+    moves = commands.add_parser("moves", help="the legal moves for a throw")
+    moves.add_argument("game", metavar="GAME")
+    moves.add_argument("throw", metavar="THROW", help="faces (MMPP) or a score")
+    moves.add_argument("--position", metavar="P", help="position in notation (default: start)")
+    _add_output_options(moves)
+    moves.set_defaults(handler=_moves)
+
+    check = commands.add_parser("check", help="is this move legal? which rule decides?")
+    check.add_argument("game", metavar="GAME")
+    check.add_argument("throw", metavar="THROW", help="faces (MMPP) or a score")
+    check.add_argument("move", metavar="MOVE", help="e.g. 14-18, 26-off, pass")
+    check.add_argument("--position", metavar="P", required=True, help="position in notation")
+    _add_output_options(check)
+    check.set_defaults(handler=_check)
+
+    play = commands.add_parser("play", help="play a game on a real board from the terminal")
+    play.add_argument("game", metavar="GAME")
+    play.add_argument("--new", action="store_true", help="start over even if a game is saved")
+    play.add_argument("--save", metavar="FILE", help="save file (default: per rule set)")
+    play.add_argument("--lang", choices=("fr", "en"), default="en")
+    play.add_argument("--seed", type=int, help="seed for random throws")
+    play.set_defaults(handler=_play)
+
+    demo = commands.add_parser("demo", help="play and print a short demonstration game")
+    demo.add_argument("--game", default="senet-kendall", metavar="GAME")
+    demo.add_argument("--seed", type=int, default=2026)
+    demo.add_argument("--lang", choices=("fr", "en"), default="en")
+    demo.set_defaults(handler=_demo)
+    return parser
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--lang", choices=("fr", "en"), default="en", help="language of rulings")
+
+
+def _games(args: argparse.Namespace) -> int:
+    entries = [{"name": name, "title": games.get(name).title} for name in games.names()]
+    if args.json:
+        _print_json(entries)
+    else:
+        width = max(len(entry["name"]) for entry in entries)
+        for entry in entries:
+            print(f"{entry['name']:<{width}}  {entry['title']}")
+    return EXIT_OK
+
+
+def _throw(args: argparse.Namespace) -> int:
+    rules = games.get(args.game)
+    throw = rules.throws.read_faces(args.faces)
+    probability = rules.throws.score_probabilities()[throw.score]
+    if args.json:
+        _print_json(
+            {
+                "game": rules.name,
+                "faces": args.faces.upper(),
+                "score": throw.score,
+                "extra_turn": throw.extra_turn,
+                "probability": str(probability),
+            }
+        )
+    else:
+        consequence = "throw again" if throw.extra_turn else "pass the hand"
+        print(f"{throw.score}: {consequence} (probability {probability})")
+    return EXIT_OK
+
+
+def _game_with_throw(
+    game_name: str, position: str | None, throw_text: str
+) -> tuple[AnyGame, Throw]:
+    game = games.get(game_name).game(position)
+    throw = game.set_throw(throw_text)
+    return game, throw
+
+
+class _Listed(NamedTuple):
+    move: Move
+    effects: list[Ruling]
+    position: str
+
+
+def _moves(args: argparse.Namespace) -> int:
+    game, throw = _game_with_throw(args.game, args.position, args.throw)
+    listed: list[_Listed] = []
+    for move in game.legal_moves():
+        effects = game.push(move)
+        listed.append(_Listed(move, effects, game.fen()))
+        game.pop()
+    if args.json:
+        _print_json(
+            {
+                "game": game.rules.name,
+                "position": game.fen(),
+                "throw": {"score": throw.score, "extra_turn": throw.extra_turn},
+                "to_move": game.turn_label("en"),
+                "moves": [
+                    {
+                        "move": str(entry.move),
+                        "does": [r.as_dict(args.lang) for r in entry.effects],
+                        "position": entry.position,
+                    }
+                    for entry in listed
+                ],
+            }
+        )
+        return EXIT_OK
+    if args.lang == "fr":
+        print(f"{game.rules.name} : {game.turn_label('fr')} jouent un {throw.score}")
+    else:
+        print(f"{game.rules.name}: {game.turn_label('en')} to play a {throw.score}")
+    print(f"position: {game.fen()}")
+    for entry in listed:
+        does = "; ".join(r.short(args.lang) for r in entry.effects if r.rule.key != PLAIN_MOVE)
+        print(f"  {entry.move!s:<8} {does}")
+        print(f"  {'':<8} -> {entry.position}")
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    game, throw = _game_with_throw(args.game, args.position, args.throw)
+    move = Move.parse(args.move)
+    explanation = game.explain(move)
+    if args.json:
+        record = explanation.as_dict(args.lang)
+        record.update({"game": game.rules.name, "position": game.fen(), "throw": throw.score})
+        _print_json(record)
+    else:
+        verdict = "legal" if explanation.legal else "illegal"
+        if args.lang == "fr":
+            verdict = "permis" if explanation.legal else "interdit"
+        ruling = explanation.deciding
+        print(f"{move}: {verdict} [{ruling.rule.id}] {ruling.short(args.lang)}")
+        for extra in explanation.rulings:
+            print(f"  {extra.rule.id}: {extra.long(args.lang)}")
+            print(f"      ({extra.source(args.lang)})")
+    return EXIT_OK if explanation.legal else EXIT_ILLEGAL
+
+
+def _play(args: argparse.Namespace) -> int:
+    return run_session(args.game, new=args.new, save=args.save, lang=args.lang, seed=args.seed)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from companion.demo import run_demo
+
+    return run_demo(args.game, seed=args.seed, lang=args.lang)
+
+
+def _print_json(data: object) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -183,6 +183,18 @@ class RaceGame(ABC, Generic[P]):
     def with_throw(self, position: P, throw: Throw) -> P:
         """The position with this throw pending."""
 
+    def turn_label(self, lang: str = "en") -> str:
+        """Who is to play, in words ("white", "player 2")."""
+        return (
+            f"player {self.position.turn + 1}"
+            if lang != "fr"
+            else f"joueur {self.position.turn + 1}"
+        )
+
+    def board_lines(self) -> list[str]:
+        """The board drawn in text, as the players see the real one."""
+        return [self.fen()]
+
     def pass_ruling(self, position: P, allowed: bool) -> Ruling:
         """The rule that allows a pass when nothing can move, or forbids it otherwise."""
         verdict = Verdict.ALLOWS if allowed else Verdict.FORBIDS
@@ -278,6 +290,12 @@ class RaceGame(ABC, Generic[P]):
             self.position, effects = self.apply(before, move)
         self._stack.append((move, before))
         return effects
+
+    def set_throw(self, throw: Throw | str | int) -> Throw:
+        """Make this the pending throw, replacing any throw already pending."""
+        if self.position.throw is not None:
+            self.pop()
+        return self.throw(throw)
 
     def pop(self) -> Action:
         """Undo the last throw or move; returns it."""

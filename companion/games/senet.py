@@ -153,6 +153,33 @@ class Senet(RaceGame[SenetPosition]):
     def parse_position(self, text: str) -> SenetPosition:
         return _PositionReader(self.rules, text).read()
 
+    # ----- presentation ------------------------------------------------------------------
+    def turn_label(self, lang: str = "en") -> str:
+        position = self.position
+        if position.phase is Phase.OPENING:
+            return super().turn_label(lang)
+        names = ("les blancs", "les noirs") if lang == "fr" else ("white", "black")
+        return names[position.turn]
+
+    def board_lines(self) -> list[str]:
+        """Three rows as on the real board: row 2 runs right to left (boustrophedon)."""
+        board = self.position.board
+        marks = dict.fromkeys(self.rules.refuges, "+") | {self.rules.water: "~"}
+
+        def cell(square: int) -> str:
+            piece = board[square - 1]
+            return piece if piece != EMPTY else marks.get(square, ".")
+
+        rows = [range(1, 11), range(20, 10, -1), range(21, 31)]
+        arrows = ["  1 -> 10", " 20 <- 11", " 21 -> 30"]
+        lines = [
+            " ".join(cell(sq) for sq in row) + "   " + arrow
+            for row, arrow in zip(rows, arrows, strict=True)
+        ]
+        white_off, black_off = self.position.off
+        lines.append(f"off: W {white_off}  B {black_off}")
+        return lines
+
     # ----- hooks -------------------------------------------------------------------------
     def with_throw(self, position: SenetPosition, throw: Throw) -> SenetPosition:
         return position.with_turn(position.turn, throw.score)

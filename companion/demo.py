@@ -1,0 +1,108 @@
+"""``companion demo``: a demonstration game played through the engine and printed.
+
+Throws are drawn with the rule set's exact stick odds and shown as the faces a camera
+would read; each side plays a simple greedy move. The opening moves are told in full,
+with a ruling on a move the rules forbid, then the game runs to its end.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion import games
+from companion.core import PASS, Move, RaceGame
+from companion.rules import Explanation
+from companion.throws import MARKED, PLAIN
+
+AnyGame = RaceGame[Any]
+_DULL_DISPUTES = frozenset({"distance", "not-your-piece", "opening"})
+TOLD_IN_FULL = 30  # actions told one by one before the game is fast-forwarded
+SUMMARY_EVERY = 60
+
+# Preferences of the greedy player: what a move does, as a rule key, and its worth.
+_WORTH = {"win": 100, "bear-off": 50, "exit": 40, "swap": 20, "water": -40, "backward": -10}
+
+
+def run_demo(game_name: str, *, seed: int, lang: str) -> int:
+    rules = games.get(game_name)
+    game = rules.game()
+    rng = random.Random(seed)
+    print(f"Demonstration: {rules.title}, seed {seed}")
+    print(
+        f"Throws drawn with the exact odds of {rules.throws.sticks} sticks; {MARKED} = marked face up."
+    )
+    _show_board(game)
+    dispute_told = False
+    actions = 0
+    while not game.is_over():
+        faces = _throw_faces(game, rng)
+        throw = game.throw(rules.throws.read_faces(faces))
+        moves = game.legal_moves()
+        move = _greedy(game, moves, rng)
+        telling = actions < TOLD_IN_FULL
+        if telling:
+            consequence = "throw again" if throw.extra_turn else "pass the hand"
+            print(f"{game.turn_label(lang)} throws {faces}: {throw.score} ({consequence})")
+            if not dispute_told:
+                dispute_told = _tell_a_dispute(game, moves, lang)
+        effects = game.push(move)
+        actions += 1
+        if telling:
+            told = [r.short(lang) for r in effects if r.rule.key not in ("distance",)]
+            print(f"    plays {move}: " + "; ".join(told))
+        elif actions % SUMMARY_EVERY == 0:
+            print(f"... move {actions}: {game.fen()}")
+        if actions == TOLD_IN_FULL:
+            _show_board(game)
+            print("... the game goes on; one line every", SUMMARY_EVERY, "moves")
+    _show_board(game)
+    winner = game.winner()
+    print(f"Game over after {actions} moves: {('white', 'black')[winner or 0]} wins.")
+    print(f"Final position: {game.fen()}")
+    return 0
+
+
+def _throw_faces(game: AnyGame, rng: random.Random) -> str:
+    table = game.rules.throws
+    marked = rng.choices(
+        [o.marked for o in table.outcomes()], cum_weights=table.cumulative_weights
+    )[0]
+    faces = [MARKED] * marked + [PLAIN] * (table.sticks - marked)
+    rng.shuffle(faces)
+    return "".join(faces)
+
+
+def _greedy(game: AnyGame, moves: list[Move], rng: random.Random) -> Move:
+    if moves == [PASS]:
+        return PASS
+
+    def worth(move: Move) -> tuple[int, int]:
+        keys = {r.rule.key for r in game.explain(move).rulings}
+        return sum(_WORTH.get(key, 0) for key in keys), -move.start
+
+    best = max(worth(m) for m in moves)
+    return rng.choice([m for m in moves if worth(m) == best])
+
+
+def _tell_a_dispute(game: AnyGame, moves: list[Move], lang: str) -> bool:
+    """Show the ruling on one tempting move the rules forbid, once per demo."""
+    side_squares = game.position.squares[game.position.turn]
+    throw = game.position.throw
+    for start in side_squares:
+        candidate = Move(start, start + throw) if start + throw <= 30 else None
+        if candidate is None or candidate in moves:
+            continue
+        explanation: Explanation = game.explain(candidate)
+        if explanation.legal or explanation.deciding.rule.key in _DULL_DISPUTES:
+            continue
+        ruling = explanation.deciding
+        print(f"    why not {candidate}? {ruling.long(lang)}")
+        print(f"    rule {ruling.rule.id}: {ruling.source(lang)}")
+        return True
+    return False
+
+
+def _show_board(game: AnyGame) -> None:
+    for line in game.board_lines():
+        print("    " + line)

@@ -1,0 +1,205 @@
+"""``companion play``: a terminal session for people playing on a real board.
+
+Type the throw you see (faces such as ``MMPP``, a score, or ``r`` for a random throw),
+read the score and whether you throw again, pick the move you made, undo, ask why a
+move is not allowed. The game is saved after every action and resumed next time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion import games, savefile
+from companion.core import PASS, Move, RaceGame
+from companion.errors import CompanionError, SaveFileError
+from companion.rules import Ruling
+
+AnyGame = RaceGame[Any]
+
+HELP = """\
+Commands:
+  MMPP, 3, r      the throw you see (faces, score) or r for a random throw
+  1, 2, ... or 14-18   the move you made (number from the list, or its notation)
+  why 14-18       may this move be played with the throw? which rule decides?
+  undo            take back the last throw or move
+  board           show the board        position   show the position notation
+  new             start a new game      quit       leave (the game is saved)"""
+
+
+class Session:
+    """One game at the table; ``ask`` reads a line, ``say`` prints one."""
+
+    def __init__(
+        self,
+        game: AnyGame,
+        start: str,
+        save_path: Path,
+        *,
+        lang: str,
+        rng: random.Random,
+        ask: Callable[[str], str],
+        say: Callable[[str], None],
+    ) -> None:
+        self.game = game
+        self.start = start
+        self.save_path = save_path
+        self.lang = lang
+        self.rng = rng
+        self.ask = ask
+        self.say = say
+
+    def run(self) -> int:
+        self.say(HELP)
+        self.show_board()
+        while True:
+            if self.game.is_over():
+                self.say(f"Game over: {self._winner_text()} wins. Type 'undo', 'new' or 'quit'.")
+            prompt = self._prompt()
+            try:
+                line = self.ask(prompt).strip()
+            except EOFError:
+                self.say("")
+                return 0
+            if not line:
+                continue
+            if line in ("quit", "q", "exit"):
+                self.say(f"Saved in {self.save_path}.")
+                return 0
+            try:
+                self.handle(line)
+            except CompanionError as error:
+                self.say(f"  {error}")
+
+    def handle(self, line: str) -> None:
+        word, _, rest = line.partition(" ")
+        if word in ("help", "?"):
+            self.say(HELP)
+        elif word == "board":
+            self.show_board()
+        elif word == "position":
+            self.say(f"  {self.game.fen()}")
+        elif word == "undo":
+            self.say(f"  undone: {self.game.pop()}")
+            self.save()
+            self.show_board()
+        elif word == "why":
+            self.why(rest)
+        elif word == "new":
+            self.game = self.game.rules.game()
+            self.start = self.game.fen()
+            self.save()
+            self.show_board()
+        elif self.game.position.throw is None:
+            self.throw(line)
+        else:
+            self.move(line)
+
+    def throw(self, text: str) -> None:
+        game = self.game
+        throw = (
+            game.random_throw(self.rng) if text in ("r", "random") else game.rules.parse_throw(text)
+        )
+        game.throw(throw)
+        self.save()
+        consequence = "throw again" if throw.extra_turn else "pass the hand"
+        self.say(f"  {throw.score}: {consequence} after the move")
+        self.list_moves()
+
+    def list_moves(self) -> None:
+        moves = self.game.legal_moves()
+        if moves == [PASS]:
+            ruling = self.game.explain(PASS).deciding
+            self.say(f"  no move: {ruling.short(self.lang)} [{ruling.rule.id}] (type 1 or 'pass')")
+            return
+        for number, move in enumerate(moves, 1):
+            self.say(f"  {number}. {move}  {self._what_it_does(move)}")
+
+    def move(self, text: str) -> None:
+        moves = self.game.legal_moves()
+        if text.isdigit() and 1 <= int(text) <= len(moves):
+            move = moves[int(text) - 1]
+        else:
+            move = Move.parse(text)
+        effects = self.game.push(move)
+        self.save()
+        for ruling in effects:
+            if ruling.rule.key != PLAIN_MOVE:
+                self.say(f"  {ruling.short(self.lang)} [{ruling.rule.id}]")
+        self.show_board()
+
+    def why(self, text: str) -> None:
+        if not text:
+            self.say("  why which move? e.g. 'why 14-18'")
+            return
+        explanation = self.game.explain(Move.parse(text))
+        verdict = "allowed" if explanation.legal else "not allowed"
+        ruling = explanation.deciding
+        self.say(f"  {text}: {verdict}. {ruling.long(self.lang)}")
+        self.say(f"  rule {ruling.rule.id}: {ruling.source(self.lang)}")
+        if ruling.rule.quote:
+            self.say(f"  « {ruling.rule.quote} »")
+
+    def show_board(self) -> None:
+        for line in self.game.board_lines():
+            self.say(f"  {line}")
+
+    def save(self) -> None:
+        savefile.save(self.game, self.save_path, self.start)
+
+    def _what_it_does(self, move: Move) -> str:
+        effects: tuple[Ruling, ...] = self.game.explain(move).rulings
+        return "; ".join(r.short(self.lang) for r in effects if r.rule.key not in _QUIET_KEYS)
+
+    def _prompt(self) -> str:
+        who = self.game.turn_label(self.lang)
+        if self.game.position.throw is None:
+            return f"[{who}] throw> "
+        return f"[{who}, {self.game.position.throw}] move> "
+
+    def _winner_text(self) -> str:
+        winner = self.game.winner()
+        names = ("white", "black")
+        return names[winner] if winner is not None and winner < 2 else f"player {winner}"
+
+
+PLAIN_MOVE = "distance"  # the ruling of an ordinary move: not worth repeating
+_QUIET_KEYS = frozenset({PLAIN_MOVE, "extra-throw", "hand-passes"})
+
+
+def run_session(
+    game_name: str,
+    *,
+    new: bool = False,
+    save: str | None = None,
+    lang: str = "en",
+    seed: int | None = None,
+    ask: Callable[[str], str] = input,
+    say: Callable[[str], None] = print,
+) -> int:
+    """Start or resume a game and play it until the players quit."""
+    rules = games.get(game_name)
+    path = Path(save) if save else savefile.default_path(rules.name)
+    game, start = _start_or_resume(rules.name, path, new, say)
+    session = Session(game, start, path, lang=lang, rng=random.Random(seed), ask=ask, say=say)
+    return session.run()
+
+
+def _start_or_resume(
+    name: str, path: Path, new: bool, say: Callable[[str], None]
+) -> tuple[AnyGame, str]:
+    if path.exists() and not new:
+        try:
+            game, start = savefile.load(path)
+        except SaveFileError as error:
+            kept = savefile.set_aside(path)
+            say(f"{error}\nIt was kept as {kept}; starting a new game.")
+        else:
+            if game.rules.name == name:
+                say(f"Resumed the saved game from {path} ('new' starts over).")
+                return game, start
+            say(f"{path} holds a game of {game.rules.name}, not {name}; starting a new game.")
+    game = games.get(name).game()
+    return game, game.fen()
