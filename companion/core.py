@@ -222,8 +222,10 @@ class RaceGame(ABC, Generic[P]):
             return []
         for tier in self.tiers(position):
             legal = [move for move in tier.moves if tier.check(move) is None]
-            if legal:
+            if len(legal) > 1:  # a preference only ever chooses between legal moves
                 return [m for m in legal if self.preference(position, m, legal) is None]
+            if legal:
+                return legal
         return [PASS]
 
     def is_legal(self, move: Move) -> bool:

@@ -197,12 +197,12 @@ def _rule(rule: Rule) -> list[str]:
     lines = [
         f'<a id="{anchor(rule)}"></a>',
         "",
-        f"#### {rule.id} `{rule.key}`",
+        f"#### `{rule.key}` ({rule.id})",
         "",
         f"- Basis: {basis}",
         f"- Citation: {_inline(rule.citation)}",
     ]
-    if rule.decision:
+    if rule.decision and rule.decision != rule.id:
         lines.append(f"- Decision: {rule.decision} (`DECISIONS.md`)")
     if rule.quote:
         lines.append(f"- Quotation (fr): « {_inline(rule.quote)} »")
@@ -214,7 +214,8 @@ def _rule(rule: Rule) -> list[str]:
 
 
 def _texts(label: str, texts: Mapping[str, str]) -> list[str]:
-    return [f"- {label} ({lang}): {_template(texts[lang])}" for lang in LANGUAGES if texts.get(lang)]
+    present = [lang for lang in LANGUAGES if texts.get(lang)]
+    return [f"- {label} ({lang}): {_template(texts[lang])}" for lang in present]
 
 
 def _template(text: str) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
 from typing import ClassVar
 
 from companion.core import OFF, PASS, START, Move, RaceGame, RuleSet, Tier
@@ -52,19 +51,31 @@ class SenetPosition:
     def with_turn(self, turn: int, throw: int | None) -> SenetPosition:
         """The same board with another side to move or throw pending (shares derived data)."""
         position = SenetPosition(self.board, turn, self.phase, throw, self.off)
-        cache = self.__dict__
-        position.__dict__.update({key: cache[key] for key in _DERIVED if key in cache})
+        # Keys ending in "_" hold data derived from the board alone: share them.
+        position.__dict__.update({k: v for k, v in self.__dict__.items() if k.endswith("_")})
         return position
 
-    @cached_property
+    # Derived data is computed once per board and kept in the instance dictionary
+    # (functools.cached_property takes a lock on every access in Python 3.11).
+    @property
     def squares(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Squares of white's and of black's pieces, in track order."""
-        return (_find_all(self.board, "W"), _find_all(self.board, "B"))
+        cache = self.__dict__
+        squares: tuple[tuple[int, ...], tuple[int, ...]] | None = cache.get("squares_")
+        if squares is None:
+            squares = (_find_all(self.board, "W"), _find_all(self.board, "B"))
+            cache["squares_"] = squares
+        return squares
 
-    @cached_property
-    def walls(self) -> tuple[frozenset[int], frozenset[int]]:
-        """Squares of each side that stand in a run of 3 or more adjacent pieces."""
-        return (_runs(self.board, "W", 3), _runs(self.board, "B", 3))
+    def walls(self, length: int) -> tuple[frozenset[int], frozenset[int]]:
+        """Squares of each side that stand in a run of ``length`` or more adjacent pieces."""
+        cache = self.__dict__
+        key = f"walls_{length}_"
+        walls: tuple[frozenset[int], frozenset[int]] | None = cache.get(key)
+        if walls is None:
+            walls = (_runs(self.board, "W", length), _runs(self.board, "B", length))
+            cache[key] = walls
+        return walls
 
 
 def _find_all(board: str, piece: str) -> tuple[int, ...]:
@@ -77,7 +88,6 @@ def _find_all(board: str, piece: str) -> tuple[int, ...]:
 
 
 _NO_SQUARES: frozenset[int] = frozenset()
-_DERIVED = ("squares", "walls")  # cached properties that depend on the board only
 
 
 def _runs(board: str, piece: str, length: int) -> frozenset[int]:
@@ -135,6 +145,11 @@ class Senet(RaceGame[SenetPosition]):
             n: [Move(s, self._forward_end(s, n)) for s in squares] for n in scores
         }
         self._backward_moves = {n: [Move(s, s - n) for s in squares] for n in scores}
+        # S9: from these squares this throw can only drop the piece into the water.
+        self._last_resort_starts = {
+            n: frozenset(s for s in rules.exits if self._forward_end(s, n) == rules.water)
+            for n in scores
+        }
 
     # ----- notation ----------------------------------------------------------------------
     def initial_position(self) -> SenetPosition:
@@ -201,19 +216,15 @@ class Senet(RaceGame[SenetPosition]):
             return
         mine = position.squares[position.turn]
         forward_moves = self._forward_moves[throw]
-        forward = [forward_moves[start] for start in mine]
-        last_resort = [
-            move
-            for move in forward
-            if move.end == self.rules.water and move.start in self.rules.exits
-        ]
-        if last_resort:
-            forward = [move for move in forward if move not in last_resort]
+        into_water = self._last_resort_starts[throw]
+        forward = [forward_moves[start] for start in mine if start not in into_water]
         yield Tier(forward, lambda move: self._forward_ruling(position, move))
         backward_moves = self._backward_moves[throw]
         backward = [backward_moves[start] for start in mine if start > throw]
         yield Tier(backward, lambda move: self._backward_ruling(position, move), "backward")
-        yield Tier(last_resort, _no_ruling, "last-resort")
+        if into_water:
+            last_resort = [forward_moves[start] for start in mine if start in into_water]
+            yield Tier(last_resort, _no_ruling, "last-resort")
 
     def preference(
         self, position: SenetPosition, move: Move, legal: Sequence[Move]
@@ -275,32 +286,32 @@ class Senet(RaceGame[SenetPosition]):
     def _forward_ruling(self, position: SenetPosition, move: Move) -> Ruling | None:
         """S4-S7, K4-K6 and one piece per square, for a forward move."""
         rules = self.rules
-        book = rules.rules
         start, end = move.start, move.end
         side = position.turn
         past = SQUARES + 1 if end == OFF else end
         exact = rules.exact_square
         if exact is not None and start < exact < past:
-            return book.forbids("exact-square", square=exact)
+            return rules.rules.forbids("exact-square", square=exact)
         if end == OFF and rules.home_row is not None:
             behind = [s for s in position.squares[side] if s < rules.home_row]
             if behind:
-                return book.forbids("bear-off-home", square=behind[0], row=rules.home_row)
-        wall = self._wall_between(position, 1 - side, start, past)
-        if wall is not None:
-            return book.forbids("wall", square=wall)
-        if end == OFF or end == rules.water:
+                return rules.rules.forbids("bear-off-home", square=behind[0], row=rules.home_row)
+        if position.walls(rules.wall)[1 - side]:
+            wall = self._wall_between(position, 1 - side, start, past)
+            if wall is not None:
+                return rules.rules.forbids("wall", square=wall)
+        if end == OFF:
             return None
         occupant = position.board[end - 1]
-        if occupant == PIECE[side]:
-            return book.forbids("own-piece", square=end)
         if occupant == EMPTY:
             return None
+        if occupant == PIECE[side]:
+            return rules.rules.forbids("own-piece", square=end)
         if end in rules.refuges:
-            return book.forbids("refuge", square=end)
+            return rules.rules.forbids("refuge", square=end)
         partner = self._protecting_neighbour(position, end)
         if partner is not None:
-            return book.forbids("protected", square=end, partner=partner)
+            return rules.rules.forbids("protected", square=end, partner=partner)
         return None
 
     def _backward_ruling(self, position: SenetPosition, move: Move) -> Ruling | None:
@@ -319,7 +330,7 @@ class Senet(RaceGame[SenetPosition]):
 
     def _wall_between(self, position: SenetPosition, side: int, low: int, high: int) -> int | None:
         """The first square strictly between ``low`` and ``high`` in a wall of ``side``."""
-        walls = position.walls[side]
+        walls = position.walls(self.rules.wall)[side]
         if not walls:
             return None
         for square in range(low + 1, high):
@@ -328,14 +339,18 @@ class Senet(RaceGame[SenetPosition]):
         return None
 
     def _protecting_neighbour(self, position: SenetPosition, square: int) -> int | None:
-        """A neighbour along the track of the same colour as the piece on ``square``."""
+        """A neighbour of the piece on ``square`` in its protecting run, if the run is long
+        enough (S4, K4: two adjacent pieces of a colour protect each other)."""
         board = position.board
         piece = board[square - 1]
-        if square > 1 and board[square - 2] == piece:
-            return square - 1
-        if square < SQUARES and board[square] == piece:
-            return square + 1
-        return None
+        low = high = square
+        while low > 1 and board[low - 2] == piece:
+            low -= 1
+        while high < SQUARES and board[high] == piece:
+            high += 1
+        if high - low + 1 < self.rules.protection:
+            return None
+        return square - 1 if low < square else square + 1
 
     def _opening_moves(self, throw: int) -> list[Move]:
         if throw != 1:
@@ -380,31 +395,30 @@ class Senet(RaceGame[SenetPosition]):
         phase = position.phase
         if phase is Phase.FIRST and side == WHITE:
             phase = Phase.PLAY
-        after = SenetPosition("".join(board), side, phase, None, (off[0], off[1]))
-        return self._end_of_move(position, after, effects, explain)
+        turn = self._next_turn(position, off[side], effects if explain else None)
+        return SenetPosition("".join(board), turn, phase, None, (off[0], off[1])), effects
 
-    def _end_of_move(
-        self,
-        before: SenetPosition,
-        after: SenetPosition,
-        effects: list[Ruling],
-        explain: bool,
-    ) -> tuple[SenetPosition, list[Ruling]]:
-        """T2: the throw's own value decides between another throw and passing the hand."""
+    def _next_turn(
+        self, before: SenetPosition, borne_off: int, effects: list[Ruling] | None
+    ) -> int:
+        """T2: the throw's own value decides between another throw and passing the hand.
+
+        Rulings for what happens are appended to ``effects`` when it is given.
+        """
         book = self.rules.rules
         side = before.turn
-        if after.off[side] == self.rules.pieces:
-            if explain:
+        throw = before.throw
+        if borne_off == self.rules.pieces:
+            if effects is not None:
                 effects.append(book.effect("win"))
-            return after, effects
-        assert before.throw is not None
-        if before.throw in self.rules.throws.extra:
-            if explain:
-                effects.append(book.effect("extra-throw", throw=before.throw))
-            return after, effects
-        if explain:
-            effects.append(book.effect("hand-passes", throw=before.throw))
-        return after.with_turn(1 - side, None), effects
+            return side
+        if throw in self.rules.throws.extra:
+            if effects is not None:
+                effects.append(book.effect("extra-throw", throw=throw))
+            return side
+        if effects is not None:
+            effects.append(book.effect("hand-passes", throw=throw))
+        return 1 - side
 
     def _play_opening(
         self, position: SenetPosition, move: Move, effects: list[Ruling], explain: bool

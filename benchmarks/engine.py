@@ -1,0 +1,107 @@
+"""Engine speed: legal move generation on mid-game positions, random games per second.
+
+Run: ``.venv/bin/python benchmarks/engine.py [--seconds S] [--json]``. Figures are for one
+core (the engine is single-threaded). Targets on the development machine: legal moves
+under 20 microseconds (median), at least 300 random games per second for senet-kendall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from dataclasses import replace
+from typing import Any
+
+from companion import games
+from companion.core import RaceGame
+
+AnyGame = RaceGame[Any]
+
+
+def midgame_positions(name: str, count: int, seed: int = 1) -> list[Any]:
+    """Positions with a throw pending, sampled from seeded random games past the opening."""
+    rules = games.get(name)
+    rng = random.Random(seed)
+    positions: list[Any] = []
+    game = rules.game()
+    step = 0
+    while len(positions) < count:
+        if game.is_over():
+            game = rules.game()
+        game.throw(game.random_throw(rng))
+        step += 1
+        if step % 7 == 0 and game.position.phase.value != "opening":
+            positions.append(game.position)
+        game.push_fast(rng.choice(game.legal_moves()))
+    return positions
+
+
+def legal_moves_times(name: str, positions: list[Any], repeat: int = 50) -> list[float]:
+    """Seconds per legal_moves call for each position, from a fresh position object
+    each time, so derived data (piece lists, walls) is computed as in play."""
+    game = games.get(name).game()
+    times = []
+    for position in positions:
+        copies = [replace(position) for _ in range(repeat)]
+        start = time.perf_counter()
+        for copy in copies:
+            game.position = copy
+            game.legal_moves()
+        times.append((time.perf_counter() - start) / repeat)
+    return times
+
+
+def random_games_per_second(name: str, seconds: float, seed: int = 2) -> tuple[float, float]:
+    """Complete random games per second, and mean actions (moves and passes) per game."""
+    rules = games.get(name)
+    rng = random.Random(seed)
+    played = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = rules.game()
+        while not game.is_over():
+            game.throw(game.random_throw(rng))
+            game.push_fast(rng.choice(game.legal_moves()))
+            actions += 1
+        played += 1
+    elapsed = time.perf_counter() - start
+    return played / elapsed, actions / played
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="per random-game run")
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    report: dict[str, dict[str, float]] = {}
+    for name in games.names():
+        times = legal_moves_times(name, midgame_positions(name, args.positions))
+        rate, length = random_games_per_second(name, args.seconds)
+        report[name] = {
+            "legal_moves_median_us": statistics.median(times) * 1e6,
+            "legal_moves_p90_us": statistics.quantiles(times, n=10)[-1] * 1e6,
+            "random_games_per_s": rate,
+            "actions_per_game": length,
+            "us_per_action": 1e6 / (rate * length),
+        }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    print(
+        f"{'rule set':<15}{'legal µs (median)':>18}{'p90':>8}{'games/s':>10}{'actions/game':>14}"
+        f"{'µs/action':>11}"
+    )
+    for name, row in report.items():
+        print(
+            f"{name:<15}{row['legal_moves_median_us']:>18.1f}{row['legal_moves_p90_us']:>8.1f}"
+            f"{row['random_games_per_s']:>10.0f}{row['actions_per_game']:>14.0f}"
+            f"{row['us_per_action']:>11.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
