@@ -172,8 +172,9 @@ class RaceGame(ABC, Generic[P]):
         """Why a move that is no candidate at all cannot be played."""
 
     @abstractmethod
-    def apply(self, position: P, move: Move) -> tuple[P, list[Ruling]]:
-        """The position after a legal move, and the rulings for what it did."""
+    def apply(self, position: P, move: Move, *, explain: bool = True) -> tuple[P, list[Ruling]]:
+        """The position after a legal move, and (when ``explain``) the rulings for what it
+        did; without ``explain`` the list is empty and the move costs less."""
 
     @abstractmethod
     def winner_of(self, position: P) -> int | None:
@@ -298,6 +299,16 @@ class RaceGame(ABC, Generic[P]):
         if self.position.throw is not None:
             self.pop()
         return self.throw(throw)
+
+    def push_fast(self, move: Move) -> None:
+        """Play a move taken from :meth:`legal_moves` without checking or explaining it
+        (random games, search). A move from anywhere else must go through :meth:`push`."""
+        before = self.position
+        if move == PASS:
+            self.position = self.apply_pass(before)
+        else:
+            self.position = self.apply(before, move, explain=False)[0]
+        self._stack.append((move, before))
 
     def pop(self) -> Action:
         """Undo the last throw or move; returns it."""

@@ -259,20 +259,13 @@ class Senet(RaceGame[SenetPosition]):
             return book.forbids("exit", square=move.start, throw=throw, target=target.end_name)
         return book.forbids("distance", throw=throw)
 
-    def apply(self, position: SenetPosition, move: Move) -> tuple[SenetPosition, list[Ruling]]:
-        return self._play(position, move, explain=True)
+    def apply(
+        self, position: SenetPosition, move: Move, *, explain: bool = True
+    ) -> tuple[SenetPosition, list[Ruling]]:
+        return self._play(position, move, explain=explain)
 
     def apply_pass(self, position: SenetPosition) -> SenetPosition:
         return position.with_turn(1 - position.turn, None)
-
-    def push_fast(self, move: Move) -> None:
-        """Play a move known to be legal (from legal_moves), skipping the explanation."""
-        before = self.position
-        if move == PASS:
-            self.position = self.apply_pass(before)
-        else:
-            self.position = self._play(before, move, explain=False)[0]
-        self._stack.append((move, before))
 
     # ----- rule functions ----------------------------------------------------------------
     def _forward_end(self, start: int, throw: int) -> int:
