@@ -29,9 +29,8 @@ def run_demo(game_name: str, *, seed: int, lang: str) -> int:
     game = rules.game()
     rng = random.Random(seed)
     print(f"Demonstration: {rules.title}, seed {seed}")
-    print(
-        f"Throws drawn with the exact odds of {rules.throws.sticks} sticks; {MARKED} = marked face up."
-    )
+    sticks = rules.throws.sticks
+    print(f"Throws drawn with the exact odds of {sticks} sticks; {MARKED} = marked face up.")
     _show_board(game)
     dispute_told = False
     actions = 0

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import ClassVar
 
-from companion.core import OFF, PASS, START, Move, RaceGame, RuleSet, Tier
+from companion.core import OFF, START, Move, RaceGame, RuleSet, Tier
 from companion.errors import NotationError
 from companion.rules import Ruling, Verdict
 from companion.throws import Throw
