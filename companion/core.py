@@ -295,10 +295,14 @@ class RaceGame(ABC, Generic[P]):
         return effects
 
     def set_throw(self, throw: Throw | str | int) -> Throw:
-        """Make this the pending throw, replacing any throw already pending."""
-        if self.position.throw is not None:
-            self.pop()
-        return self.throw(throw)
+        """Make this the pending throw, replacing any throw already pending (undo brings
+        the replaced one back)."""
+        if self.position.throw is None:
+            return self.throw(throw)
+        parsed = self._as_throw(throw)
+        self._stack.append((parsed, self.position))
+        self.position = self.with_throw(self.position, parsed)
+        return parsed
 
     def push_fast(self, move: Move) -> None:
         """Play a move taken from :meth:`legal_moves` without checking or explaining it

@@ -1,0 +1,109 @@
+"""``companion play``: scripted sessions, saving after every action, resuming, bad saves."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion import games, savefile
+from companion.errors import SaveFileError
+from companion.play import run_session
+
+
+class Table:
+    """Feeds typed lines to a session and keeps what it printed."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines: Iterator[str] = iter(lines)
+        self.printed: list[str] = []  # prompts and what the session said
+        self.said: list[str] = []  # what the session said, blank lines left out
+
+    def ask(self, prompt: str) -> str:
+        self.printed.append(prompt)
+        try:
+            return next(self._lines)
+        except StopIteration:
+            raise EOFError from None
+
+    def say(self, text: str) -> None:
+        self.printed.append(text)
+        if text:
+            self.said.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.printed)
+
+
+def play(path: Path, lines: list[str], *, game: str = "senet-kendall", new: bool = False) -> Table:
+    table = Table(lines)
+    status = run_session(game, new=new, save=str(path), ask=table.ask, say=table.say)
+    assert status == 0
+    return table
+
+
+def test_opening_then_moves_are_saved_after_every_action(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    table = play(path, ["2", "1", "1", "1", "MMPP", "11-13"])
+    assert "No 1: next player throws." in table.text
+    saved = json.loads(path.read_text())
+    assert saved["actions"] == [
+        "throw 2",
+        "move pass",
+        "throw 1",
+        "move 10-11",
+        "throw 2",
+        "move 11-13",
+    ]
+    assert saved["position"] == "WBWBWBWBW./..B......./.......... w - first 0/0"
+
+
+def test_resume_continues_where_the_players_stopped(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    play(path, ["1", "1", "3"])
+    table = play(path, ["position", "undo", "position"])
+    assert "Resumed the saved game" in table.text
+    assert "b 3 first" in table.text  # the pending throw survived the restart
+    assert table.said[-1].strip().endswith("b - first 0/0")  # and undo still works
+
+
+def test_why_names_the_rule_and_its_source(tmp_path: Path) -> None:
+    table = play(tmp_path / "g.json", ["1", "1", "2", "why 2-4"])
+    assert "2-4: not allowed" in table.text
+    assert "rule G2" in table.text
+
+
+def test_mistakes_get_a_message_and_the_session_goes_on(tmp_path: Path) -> None:
+    table = play(tmp_path / "g.json", ["XYZ", "7", "1", "1", "3", "1-9", "position"])
+    assert "expected 4 letters" in table.text
+    assert "scores only" in table.text
+    assert "1-9 is not allowed" in table.text
+    assert table.said[-1].strip().endswith("b 3 first 0/0")
+
+
+def test_a_corrupt_save_is_kept_aside_and_a_new_game_starts(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("{ not json")
+    table = play(path, ["position"])
+    assert "cannot be read" in table.text
+    kept = list(tmp_path.glob("game.json.unreadable-*"))
+    assert len(kept) == 1 and kept[0].read_text() == "{ not json"
+
+
+def test_a_save_that_does_not_replay_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    game = games.get("senet-migo").game()
+    savefile.save(game, path, game.fen())
+    record = json.loads(path.read_text())
+    record["actions"] = ["throw 1", "move 3-4"]
+    path.write_text(json.dumps(record))
+    with pytest.raises(SaveFileError, match="does not replay"):
+        savefile.load(path)
+
+
+def test_saving_leaves_no_temporary_files(tmp_path: Path) -> None:
+    play(tmp_path / "game.json", ["1", "1", "2"])
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
