@@ -108,6 +108,7 @@ class RuleSet:
     rules: RuleBook
     throws: StickTable
     players: int = 2
+    source: str = ""  # file name of the French source text in the shared seeds folder
 
     def game(self, position: str | None = None) -> RaceGame:  # type: ignore[type-arg]
         """A game of this rule set, from the start or from a position in notation."""
@@ -246,18 +247,25 @@ class RaceGame(ABC, Generic[P]):
         return Explanation(move, True, tuple(effects))
 
     def _forbidding_ruling(self, position: P, move: Move, legal_now: list[Move]) -> Ruling | None:
+        """None when ``move`` is legal, else the ruling that forbids it.
+
+        The same notation can be a candidate of two tiers (Senet-Migo's 28-27 with a 1 is a
+        backward move and a fall into the water): it is legal when one of them allows it.
+        """
         earlier_legal: list[Move] = []
+        reasons: list[Ruling] = []
         for tier in self.tiers(position):
             if move in tier.moves:
                 ruling = tier.check(move)
-                if ruling is not None:
-                    return ruling
-                if earlier_legal:
-                    example = str(earlier_legal[0])
-                    return self.rules.rules.forbids(tier.precedence, example=example)
-                return self.preference(position, move, legal_now)
+                if ruling is None and not earlier_legal:
+                    return self.preference(position, move, legal_now)
+                if ruling is None:
+                    ruling = self.rules.rules.forbids(
+                        tier.precedence, example=str(earlier_legal[0])
+                    )
+                reasons.append(ruling)
             earlier_legal.extend(m for m in tier.moves if tier.check(m) is None)
-        return self.shape_ruling(position, move)
+        return reasons[0] if reasons else self.shape_ruling(position, move)
 
     # ----- actions -----------------------------------------------------------------------
     def throw(self, throw: Throw | str | int) -> Throw:

@@ -23,17 +23,8 @@ from companion.throws import MARKED, PLAIN
 
 DOCS_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
-# The French source text of each rule set (DECISIONS.md), kept in the shared seeds folder.
-SOURCES: Mapping[str, str] = {
-    "senet-migo": "001_69f583b695a18a0e.txt",
-    "senet-kendall": "003_46da88d145fd593e.txt",
-    "mehen": "000_6a89409efa4b2579.txt",
-    "ur-tablet": "002_8cfef498af0fa6e7.txt",
-    "senet-modern": "004_200b210b949179cd.txt",
-}
-
 # Fields of a rule set that are not parameters: the page shows them elsewhere.
-_NOT_PARAMETERS = frozenset({"name", "title", "rules", "throws"})
+_NOT_PARAMETERS = frozenset({"name", "title", "rules", "throws", "source"})
 
 # What each parameter means, for the parameter table; unknown parameters get no note.
 PARAMETER_NOTES: Mapping[str, str] = {
@@ -86,7 +77,7 @@ def render(rules: RuleSet) -> str:
         "`python -m companion.ruledocs`; do not edit it by hand.",
         "",
     ]
-    source = SOURCES.get(rules.name)
+    source = rules.source
     if source:
         lines += [
             f"Source text (French): `seeds/{source}`. Rule ids are those of "

@@ -80,7 +80,7 @@ def test_check_legal_move_exits_0_with_rule_and_source(capsys: pytest.CaptureFix
     record = json.loads(out)
     assert status == EXIT_OK
     assert record["legal"] is True
-    assert record["rulings"][0]["citation"] == "Migo rule 7"
+    assert record["rulings"][0]["citation"].startswith("Migo rule 7")
 
 
 def test_check_illegal_move_exits_1_and_names_the_rule(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import ClassVar
 
-from companion.core import OFF, START, Move, RaceGame, RuleSet, Tier
+from companion.core import IN, OFF, START, Move, RaceGame, RuleSet, Tier
 from companion.errors import NotationError
 from companion.rules import Ruling, Verdict
 from companion.throws import Throw
@@ -156,8 +156,7 @@ class Senet(RaceGame[SenetPosition]):
         return SenetPosition(self.rules.start_board(), 0, Phase.OPENING, None, (0, 0))
 
     def format_position(self, position: SenetPosition) -> str:
-        board = position.board
-        rows = "/".join(board[i : i + ROW] for i in range(0, SQUARES, ROW))
+        rows = _rows(position.board)
         names = SEAT_NAMES if position.phase is Phase.OPENING else SIDE_NAMES
         throw = "-" if position.throw is None else str(position.throw)
         white_off, black_off = position.off
@@ -249,15 +248,24 @@ class Senet(RaceGame[SenetPosition]):
 
     def shape_ruling(self, position: SenetPosition, move: Move) -> Ruling:
         book = self.rules.rules
-        throw = position.throw
-        if position.phase is Phase.OPENING:
+        throw = position.throw or 0
+        if position.phase is Phase.OPENING or not move.moves_a_piece:
             return book.forbids("opening", throw=throw)
-        if not move.moves_a_piece or move.start not in position.squares[position.turn]:
-            return book.forbids("not-your-piece", square=move.start, move=move)
+        if move.start == IN:  # nothing enters: every piece starts on the board
+            return book.forbids("pieces")
+        if move.start not in position.squares[position.turn]:
+            return book.forbids("not-your-piece", square=move.start)
         if move.start in self.rules.exits:
-            target = Move(move.start, self._forward_end(move.start, throw or 0))
-            return book.forbids("exit", square=move.start, throw=throw, target=target.end_name)
+            return self._exit_ruling(move.start, self._forward_end(move.start, throw), throw)
         return book.forbids("distance", throw=throw)
+
+    def _exit_ruling(
+        self, start: int, end: int, throw: int, verdict: Verdict = Verdict.FORBIDS
+    ) -> Ruling:
+        """S7: where the exit table sends a piece from this square with this throw."""
+        if end == OFF:
+            return self.rules.rules.ruling("exit-off", verdict, square=start, throw=throw)
+        return self.rules.rules.ruling("exit", verdict, square=start, throw=throw, target=end)
 
     def apply(
         self, position: SenetPosition, move: Move, *, explain: bool = True
@@ -434,12 +442,17 @@ class Senet(RaceGame[SenetPosition]):
         if start in self.rules.exits:
             if end == self.rules.water:
                 return book.allows("last-resort", square=start, throw=throw)
-            return book.allows("exit", square=start, throw=throw, target=move.end_name)
+            return self._exit_ruling(start, end, throw or 0, Verdict.ALLOWS)
         if end == OFF:
             return book.allows("bear-off", square=start, throw=throw)
         if end < start:
             return book.allows("backward", square=start, throw=throw)
         return book.allows("distance", throw=throw)
+
+
+def _rows(board: str) -> str:
+    """The board in notation: three rows of ten in track order, joined by '/'."""
+    return "/".join(board[i : i + ROW] for i in range(0, SQUARES, ROW))
 
 
 def _no_ruling(move: Move) -> Ruling | None:
@@ -456,9 +469,13 @@ class _PositionReader:
     def fail(self, problem: str) -> NotationError:
         return NotationError(
             f"position {self.text!r}: {problem}. "
-            "Expected: BOARD SIDE THROW PHASE OFF, e.g. "
-            "'WBWBWBWBWB/........../.......... 1 - opening 0/0' (see docs/notation.md)"
+            f"Expected: BOARD SIDE THROW PHASE OFF, e.g. '{self.example()}' "
+            "(the start; see docs/notation.md)"
         )
+
+    def example(self) -> str:
+        rows = _rows(self.rules.start_board())
+        return f"{rows} {SEAT_NAMES[0]} - {Phase.OPENING.value} 0/0"
 
     def read(self) -> SenetPosition:
         fields = self.text.split()

@@ -131,8 +131,8 @@ def _migo_rules() -> RuleBook:
             _rule(
                 "distance",
                 "S2",
-                SOURCE,
-                "Migo rule 7",
+                DECISION,
+                "Migo rule 7; the stick table is DECISIONS.md S2",
                 (
                     "Un {throw} avance un pion de {throw} cases.",
                     "A {throw} moves one piece {throw} squares.",
@@ -224,7 +224,7 @@ def _migo_rules() -> RuleBook:
                     "The piece on {square} has a piece of its colour next to it on {partner}: "
                     "two adjacent pieces protect each other and cannot be attacked.",
                 ),
-                quote="Deux pions de même couleur sur des cases contigües se protègent "
+                quote="Deux pions de même couleur sur des cases contigües se protégent "
                 "mutuellement.",
                 decision="S4",
             ),
@@ -238,9 +238,11 @@ def _migo_rules() -> RuleBook:
                     "Enemy wall at {square}: no passing.",
                 ),
                 (
-                    "Trois pions adverses contigus (dont celui sur {square}) forment un mur : "
+                    "Trois pions adverses contigus ou plus (dont celui sur {square}) forment un "
+                    "mur : "
                     "ni attaquable ni franchissable.",
-                    "Three adjacent enemy pieces (one on {square}) form a wall: it can be "
+                    "Three or more adjacent enemy pieces (one on {square}) form a wall: they "
+                    "can be "
                     "neither attacked nor passed.",
                 ),
                 quote="Trois pions de même couleur sur des cases contigües forment un mur "
@@ -314,6 +316,22 @@ def _migo_rules() -> RuleBook:
                 ),
                 quote="Pour sortir un pion à partir de la case 26 (Maison de la Joie ou du "
                 "Bonheur), il faut obtenir un 5.",
+                decision="S7",
+            ),
+            _rule(
+                "exit-off",
+                "S7",
+                SOURCE,
+                "Migo rules 16-19",
+                ("De {square}, un {throw} fait sortir.", "From {square}, a {throw} bears off."),
+                (
+                    "Depuis 26 un 5, depuis 28 un 3, depuis 29 un 2, depuis 30 un 1 font sortir "
+                    "le pion : ici depuis {square} avec {throw}.",
+                    "From 26 a 5, from 28 a 3, from 29 a 2, from 30 a 1 bears the piece off: "
+                    "here from {square} with {throw}.",
+                ),
+                quote="Pour sortir un pion à partir de la case 28 (Maison des trois Vérités), il "
+                "faut obtenir un 3.",
                 decision="S7",
             ),
             _rule(
@@ -454,10 +472,8 @@ def _general_not_your_piece(citation: str, quote: str) -> Rule:
         citation,
         ("Pas de pion à vous sur la case {square}.", "No piece of yours on square {square}."),
         (
-            "Un coup déplace un pion du joueur qui a lancé ; la case de départ de {move} "
-            "n'en porte pas.",
-            "A move carries a piece of the player who threw; the start square of {move} "
-            "holds none.",
+            "Un coup déplace un pion du joueur qui a lancé ; la case {square} n'en porte pas.",
+            "A move carries a piece of the player who threw; square {square} holds none.",
         ),
         quote=quote,
     )
@@ -489,8 +505,8 @@ def _kendall_rules() -> RuleBook:
             _rule(
                 "distance",
                 "K1",
-                SOURCE,
-                "seed 003, « Déplacement des pions »; DECISIONS.md K1",
+                DECISION,
+                "seed 003, « Début de la partie »; the stick table is DECISIONS.md K1",
                 (
                     "Un {throw} avance un pion de {throw} cases.",
                     "A {throw} moves one piece {throw} squares.",
@@ -507,8 +523,8 @@ def _kendall_rules() -> RuleBook:
             _rule(
                 "pieces",
                 "K2",
-                SOURCE,
-                "seed 003, « Début de la partie »; DECISIONS.md K2",
+                DECISION,
+                "DECISIONS.md K2, inferred from seed 003, « Début de la partie »",
                 ("5 pions chacun sur 1-10.", "5 pieces each on squares 1-10."),
                 (
                     "Chaque camp a 5 pions sur les cases 1 à 10 : blancs sur les impaires, "
@@ -636,9 +652,11 @@ def _kendall_rules() -> RuleBook:
                     "Enemy wall at {square}: no passing.",
                 ),
                 (
-                    "Trois pions adverses contigus (dont celui sur {square}) forment un mur : "
+                    "Trois pions adverses contigus ou plus (dont celui sur {square}) forment un "
+                    "mur : "
                     "ni attaquable ni franchissable, pas même pour sortir.",
-                    "Three adjacent enemy pieces (one on {square}) form a wall: it can be "
+                    "Three or more adjacent enemy pieces (one on {square}) form a wall: they "
+                    "can be "
                     "neither attacked nor passed, not even to bear off.",
                 ),
                 quote="Trois pions (ou plus) occupant des cases contiguës sont évidemment "
@@ -785,8 +803,8 @@ def _kendall_rules() -> RuleBook:
             _rule(
                 "win",
                 "K8",
-                SOURCE,
-                "seed 003, « Sortie des pions »; DECISIONS.md K8",
+                DECISION,
+                "DECISIONS.md K8 (seed 003 does not say how the game is won)",
                 ("Les 5 pions sortis : victoire !", "All 5 pieces off: this side wins!"),
                 (
                     "Le premier à sortir ses 5 pions gagne la partie.",
@@ -800,6 +818,7 @@ def _kendall_rules() -> RuleBook:
 
 SENET_MIGO = SenetRules(
     name="senet-migo",
+    source="001_69f583b695a18a0e.txt",
     title="Senet (Migo's rules, 19 numbered rules)",
     rules=_migo_rules(),
     throws=StickTable(sticks=4, scores=(5, 1, 2, 3, 4), extra=frozenset({1, 4, 5})),
@@ -817,7 +836,8 @@ SENET_MIGO = SenetRules(
 
 SENET_KENDALL = SenetRules(
     name="senet-kendall",
-    title="Senet (Kendall's reconstruction, seed 003)",
+    title="Senet, seed 003 rules (two-coloured sticks: 1-4 and 6)",
+    source="003_46da88d145fd593e.txt",
     rules=_kendall_rules(),
     throws=StickTable(sticks=4, scores=(6, 1, 2, 3, 4), extra=frozenset({1, 4, 6})),
     pieces=5,
