@@ -13,7 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from companion.errors import IllegalMoveError, NotationError, TurnError
 from companion.rules import Explanation, RuleBook, Ruling, Verdict
@@ -104,13 +104,13 @@ class RuleSet:
 
     name: str
     title: str
-    family: ClassVar[type[RaceGame]]  # type: ignore[type-arg]
+    family: ClassVar[type[RaceGame[Any]]]
     rules: RuleBook
     throws: StickTable
     players: int = 2
     source: str = ""  # file name of the French source text in the shared seeds folder
 
-    def game(self, position: str | None = None) -> RaceGame:  # type: ignore[type-arg]
+    def game(self, position: str | None = None) -> RaceGame[Any]:
         """A game of this rule set, from the start or from a position in notation."""
         return self.family(self, position)
 

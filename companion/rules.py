@@ -10,7 +10,7 @@ player reads is the reason the engine decided.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -163,7 +163,7 @@ class RuleBook(Mapping[str, Rule]):
     def __getitem__(self, key: str) -> Rule:
         return self._rules[key]
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[str]:
         return iter(self._rules)
 
     def __len__(self) -> int:

@@ -14,6 +14,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from companion import games
 from companion.core import Move, RaceGame
@@ -29,7 +30,7 @@ def default_path(game_name: str) -> Path:
     return Path(base) / "companion" / f"{game_name}.json"
 
 
-def save(game: RaceGame, path: Path, start: str) -> None:  # type: ignore[type-arg]
+def save(game: RaceGame[Any], path: Path, start: str) -> None:
     """Write the game atomically."""
     record = {
         "format": FORMAT,
@@ -41,7 +42,7 @@ def save(game: RaceGame, path: Path, start: str) -> None:  # type: ignore[type-a
     write_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
 
 
-def load(path: Path) -> tuple[RaceGame, str]:  # type: ignore[type-arg]
+def load(path: Path) -> tuple[RaceGame[Any], str]:
     """The saved game, replayed from its start, and that start position."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
@@ -89,7 +90,7 @@ def _action_text(action: Move | Throw) -> str:
     return f"move {action}"
 
 
-def _replay(record: dict[str, object]) -> tuple[RaceGame, str]:  # type: ignore[type-arg]
+def _replay(record: dict[str, object]) -> tuple[RaceGame[Any], str]:
     if record["format"] != FORMAT:
         raise SaveFileError(f"save format {record['format']!r} is not {FORMAT}")
     start = str(record["start"])
