@@ -297,8 +297,9 @@ class Senet(RaceGame[SenetPosition]):
             behind = [s for s in position.squares[side] if s < rules.home_row]
             if behind:
                 return rules.rules.forbids("bear-off-home", square=behind[0], row=rules.home_row)
-        if position.walls(rules.wall)[1 - side]:
-            wall = self._wall_between(position, 1 - side, start, past)
+        enemy_walls = position.walls(rules.wall)[1 - side]
+        if enemy_walls:
+            wall = _first_between(enemy_walls, start, past)
             if wall is not None:
                 return rules.rules.forbids("wall", square=wall)
         if end == OFF:
@@ -324,19 +325,9 @@ class Senet(RaceGame[SenetPosition]):
             return book.forbids("backward-refuge", square=start)
         if position.board[end - 1] != EMPTY:
             return book.forbids("backward-occupied", square=end)
-        wall = self._wall_between(position, 1 - position.turn, end, start)
+        wall = _first_between(position.walls(rules.wall)[1 - position.turn], end, start)
         if wall is not None:
             return book.forbids("backward-wall", square=wall)
-        return None
-
-    def _wall_between(self, position: SenetPosition, side: int, low: int, high: int) -> int | None:
-        """The first square strictly between ``low`` and ``high`` in a wall of ``side``."""
-        walls = position.walls(self.rules.wall)[side]
-        if not walls:
-            return None
-        for square in range(low + 1, high):
-            if square in walls:
-                return square
         return None
 
     def _protecting_neighbour(self, position: SenetPosition, square: int) -> int | None:
@@ -374,7 +365,8 @@ class Senet(RaceGame[SenetPosition]):
         off = list(position.off)
         if explain:
             effects.append(self._allowing_ruling(position, move))
-            own_wall = self._wall_between(position, side, min(start, end), max(start, end))
+            own_walls = position.walls(self.rules.wall)[side]
+            own_wall = _first_between(own_walls, min(start, end), max(start, end))
             if own_wall is not None and end != OFF:
                 effects.append(book.effect("own-wall", square=own_wall))
         board[start - 1] = EMPTY
@@ -448,6 +440,15 @@ class Senet(RaceGame[SenetPosition]):
         if end < start:
             return book.allows("backward", square=start, throw=throw)
         return book.allows("distance", throw=throw)
+
+
+def _first_between(squares: frozenset[int], low: int, high: int) -> int | None:
+    """The first of ``squares`` strictly between ``low`` and ``high``."""
+    if squares:
+        for square in range(low + 1, high):
+            if square in squares:
+                return square
+    return None
 
 
 def _rows(board: str) -> str:
