@@ -251,21 +251,22 @@ class RaceGame(ABC, Generic[P]):
 
         The same notation can be a candidate of two tiers (Senet-Migo's 28-27 with a 1 is a
         backward move and a fall into the water): it is legal when one of them allows it.
+        When none does, a tier whose own rules allow the move but that must wait for an
+        earlier tier explains best ("only when nothing else moves").
         """
         earlier_legal: list[Move] = []
-        reasons: list[Ruling] = []
+        forbidden: list[Ruling] = []
         for tier in self.tiers(position):
             if move in tier.moves:
                 ruling = tier.check(move)
                 if ruling is None and not earlier_legal:
                     return self.preference(position, move, legal_now)
                 if ruling is None:
-                    ruling = self.rules.rules.forbids(
-                        tier.precedence, example=str(earlier_legal[0])
-                    )
-                reasons.append(ruling)
+                    example = str(earlier_legal[0])
+                    return self.rules.rules.forbids(tier.precedence, example=example)
+                forbidden.append(ruling)
             earlier_legal.extend(m for m in tier.moves if tier.check(m) is None)
-        return reasons[0] if reasons else self.shape_ruling(position, move)
+        return forbidden[0] if forbidden else self.shape_ruling(position, move)
 
     # ----- actions -----------------------------------------------------------------------
     def throw(self, throw: Throw | str | int) -> Throw:
