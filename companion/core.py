@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from companion.errors import IllegalMoveError, NotationError, TurnError
+from companion.notation import is_number
 from companion.rules import Explanation, RuleBook, Ruling, Verdict
 from companion.throws import StickTable, Throw
 
@@ -78,7 +79,7 @@ _SPECIAL_MOVES = {PASS_TEXT: PASS, START_TEXT: START}
 def _square(token: str, text: str, sentinel: int, sentinel_name: str) -> int:
     if token == sentinel_name:
         return sentinel
-    if not token.isdigit() or int(token) < 1:
+    if not is_number(token) or int(token) < 1:
         raise NotationError(
             f"move {text!r}: {token!r} is not a square (a number from 1, or '{sentinel_name}')"
         )

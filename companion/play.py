@@ -15,6 +15,7 @@ from typing import Any
 from companion import games, savefile
 from companion.core import PASS, Move, RaceGame
 from companion.errors import CompanionError, SaveFileError
+from companion.notation import is_number
 from companion.rules import Ruling
 
 AnyGame = RaceGame[Any]
@@ -119,7 +120,7 @@ class Session:
 
     def move(self, text: str) -> None:
         moves = self.game.legal_moves()
-        if text.isdigit() and 1 <= int(text) <= len(moves):
+        if is_number(text) and 1 <= int(text) <= len(moves):
             move = moves[int(text) - 1]
         else:
             move = Move.parse(text)

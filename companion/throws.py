@@ -16,6 +16,7 @@ from math import comb
 from random import Random
 
 from companion.errors import NotationError
+from companion.notation import is_number
 
 MARKED = "M"
 PLAIN = "P"
@@ -86,7 +87,7 @@ class StickTable:
     def parse(self, text: str) -> Throw:
         """A throw given as faces (``MMPP``) or as a score (``3``)."""
         token = text.strip()
-        if token.isdigit():
+        if is_number(token):
             return self.for_score(int(token))
         return self.read_faces(token)
 

@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from companion.core import IN, OFF, START, Move, RaceGame, RuleSet, Tier
 from companion.errors import NotationError
+from companion.notation import is_number
 from companion.rules import Ruling, Verdict
 from companion.throws import Throw
 
@@ -531,14 +532,14 @@ class _PositionReader:
         if text == "-":
             return None
         scores = self.rules.throws.scores
-        if not text.isdigit() or int(text) not in scores:
+        if not is_number(text) or int(text) not in scores:
             allowed = ", ".join(str(s) for s in sorted(scores))
             raise self.fail(f"the pending throw is '-' or one of {allowed}, not {text!r}")
         return int(text)
 
     def _off(self, text: str) -> tuple[int, int]:
         white, sep, black = text.partition("/")
-        if not sep or not white.isdigit() or not black.isdigit():
+        if not sep or not is_number(white) or not is_number(black):
             raise self.fail(f"pieces borne off are written WHITE/BLACK, e.g. 0/2, not {text!r}")
         return int(white), int(black)
 

@@ -1,0 +1,13 @@
+"""Small helpers shared by the notation readers."""
+
+from __future__ import annotations
+
+MAX_DIGITS = 9  # no square, score or count in any rule set comes near; int() refuses huge ones
+
+
+def is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number of at most MAX_DIGITS digits 0-9.
+
+    ``str.isdigit`` alone also accepts characters such as '²' that ``int`` refuses.
+    """
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
