@@ -67,8 +67,7 @@ class Move:
         if not self.moves_a_piece:
             return self.label
         start = "in" if self.start == IN else str(self.start)
-        end = "off" if self.end == OFF else str(self.end)
-        return f"{start}-{end}"
+        return f"{start}-{self.end_name}"
 
 
 PASS = Move(_NO_SQUARE, _NO_SQUARE, PASS_TEXT)

@@ -75,13 +75,15 @@ def _throw_faces(game: AnyGame, rng: random.Random) -> str:
 def _greedy(game: AnyGame, moves: list[Move], rng: random.Random) -> Move:
     if moves == [PASS]:
         return PASS
+    worths = {move: _worth(game, move) for move in moves}
+    best = max(worths.values())
+    return rng.choice([move for move, worth in worths.items() if worth == best])
 
-    def worth(move: Move) -> tuple[int, int]:
-        keys = {r.rule.key for r in game.explain(move).rulings}
-        return sum(_WORTH.get(key, 0) for key in keys), -move.start
 
-    best = max(worth(m) for m in moves)
-    return rng.choice([m for m in moves if worth(m) == best])
+def _worth(game: AnyGame, move: Move) -> tuple[int, int]:
+    """What the greedy player thinks of a move: what it does, then the rearmost piece."""
+    keys = {r.rule.key for r in game.explain(move).rulings}
+    return sum(_WORTH.get(key, 0) for key in keys), -move.start
 
 
 def _tell_a_dispute(game: AnyGame, moves: list[Move], lang: str) -> bool:
@@ -89,8 +91,8 @@ def _tell_a_dispute(game: AnyGame, moves: list[Move], lang: str) -> bool:
     side_squares = game.position.squares[game.position.turn]
     throw = game.position.throw
     for start in side_squares:
-        candidate = Move(start, start + throw) if start + throw <= 30 else None
-        if candidate is None or candidate in moves:
+        candidate = Move(start, start + throw)
+        if candidate in moves:
             continue
         explanation: Explanation = game.explain(candidate)
         if explanation.legal or explanation.deciding.rule.key in _DULL_DISPUTES:

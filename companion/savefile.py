@@ -39,7 +39,10 @@ def save(game: RaceGame[Any], path: Path, start: str) -> None:
         "actions": [_action_text(action) for action in game.history],
         "position": game.fen(),
     }
-    write_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
+    try:
+        write_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
+    except OSError as error:
+        raise SaveFileError(f"the game could not be saved to {path}: {error}") from None
 
 
 def load(path: Path) -> tuple[RaceGame[Any], str]:

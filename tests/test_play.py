@@ -107,3 +107,11 @@ def test_a_save_that_does_not_replay_is_refused(tmp_path: Path) -> None:
 def test_saving_leaves_no_temporary_files(tmp_path: Path) -> None:
     play(tmp_path / "game.json", ["1", "1", "2"])
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_a_save_that_cannot_be_written_is_reported_and_play_goes_on(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    table = play(blocker / "game.json", ["1", "1", "position"])
+    assert "could not be saved" in table.text
+    assert table.said[-1].strip().endswith("b - first 0/0")

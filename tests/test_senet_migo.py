@@ -1,121 +1,23 @@
-"""senet-migo against its rules: the cases of tests/cases/senet-migo.txt, and the throw table.
-
-Every rule id of DECISIONS.md (S1-S11, T1, T2) and the general rules G1-G2 has a section of
-cases there, with a case the rules allow and one they refuse; every key of the rule book is
-named by at least one case. Expected results come from the Migo rules and DECISIONS.md.
+"""senet-migo: turns played through throw() and push(), the 5-piece option, the case format.
+The rule cases and throw tables are in test_rule_books.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
-from itertools import product
 from pathlib import Path
 
 import pytest
 from cases_reader import (
-    Case,
     CaseError,
-    check_case,
-    cited_keys,
-    miscited,
     read_cases,
-    sections_lacking,
 )
 
 from companion import games
 from companion.core import PASS, START, Move
-from companion.errors import NotationError
 from companion.games.senet_rules import SENET_MIGO
-from companion.throws import Throw
 
 NAME = "senet-migo"
-CASES = read_cases(NAME)
-# DECISIONS.md: turns (T1, T2), senet-migo (S1-S11); G1, G2: one piece per move, per square.
-RULE_IDS = ["T1", "T2", "G1", "G2", *(f"S{n}" for n in range(1, 12))]
-# Rules that only say what a legal move does next: no move is ever refused by them.
-EFFECTS_ONLY = ["T2"]
-
-
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_case(case: Case) -> None:
-    check_case(case)
-
-
-def test_every_rule_key_has_a_case() -> None:
-    book = games.get(NAME).rules
-    assert sorted(set(book) - cited_keys(CASES)) == []
-
-
-def test_cases_cite_the_rule_books_ids() -> None:
-    assert miscited(CASES, games.get(NAME).rules) == []
-
-
-def test_every_rule_id_has_allowed_and_refused_cases() -> None:
-    book_ids = {rule.id for rule in games.get(NAME).rules.values()}
-    assert sorted(book_ids - set(RULE_IDS)) == [], "a rule id of the book has no entry here"
-    assert sections_lacking(CASES, RULE_IDS, EFFECTS_ONLY) == []
-
-
-# ----- S2: the throw table -------------------------------------------------------------
-# "4 sticks; count marked faces up: 1-4 move 1-4; none marked moves 5. Extra throw on 1,
-# 4, 5; 2 and 3 pass the hand (rule 7)."
-FACES = [
-    ("PPPP", 5, True),
-    ("MPPP", 1, True),
-    ("PPMP", 1, True),
-    ("MMPP", 2, False),
-    ("PMPM", 2, False),
-    ("MMMP", 3, False),
-    ("PMMM", 3, False),
-    ("MMMM", 4, True),
-    ("mmpp", 2, False),
-]
-
-
-@pytest.mark.parametrize(("faces", "score", "extra"), FACES)
-def test_faces_give_score_and_extra_throw(faces: str, score: int, extra: bool) -> None:
-    assert games.get(NAME).throws.read_faces(faces) == Throw(score, extra)
-
-
-def test_every_combination_of_faces_counts_marked_faces() -> None:
-    scores = {0: 5, 1: 1, 2: 2, 3: 3, 4: 4}
-    throws = games.get(NAME).throws
-    for letters in product("MP", repeat=4):
-        faces = "".join(letters)
-        assert throws.read_faces(faces).score == scores[faces.count("M")], faces
-
-
-@pytest.mark.parametrize("faces", ["MMP", "MMPPP", "MMPX", ""])
-def test_faces_that_are_no_throw_are_refused(faces: str) -> None:
-    with pytest.raises(NotationError):
-        games.get(NAME).throws.read_faces(faces)
-
-
-def test_scores_and_extra_throws() -> None:
-    throws = games.get(NAME).throws
-    assert sorted(throws.scores) == [1, 2, 3, 4, 5]
-    assert throws.extra == frozenset({1, 4, 5})
-    assert throws.parse("3") == Throw(3, False)
-    assert throws.parse("PPPP") == Throw(5, True)
-    with pytest.raises(NotationError):
-        throws.parse("6")
-
-
-def test_exact_probabilities() -> None:
-    throws = games.get(NAME).throws
-    sixteenth = Fraction(1, 16)
-    assert dict(throws.score_probabilities()) == {
-        5: 1 * sixteenth,
-        1: 4 * sixteenth,
-        2: 6 * sixteenth,
-        3: 4 * sixteenth,
-        4: 1 * sixteenth,
-    }
-    assert sum(throws.score_probabilities().values()) == 1
-    assert sum(outcome.probability for outcome in throws.outcomes()) == 1
-    extra = sum(o.probability for o in throws.outcomes() if o.throw.extra_turn)
-    assert extra == Fraction(3, 8)
 
 
 # ----- turns, through throw() and push() -----------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import ClassVar
 
 from companion.core import IN, OFF, START, Move, RaceGame, RuleSet, Tier
@@ -125,6 +126,34 @@ class SenetRules(RuleSet):
     protection: int = 2  # adjacent pieces of a colour protect each other
     wall: int = 3  # adjacent pieces that form a wall
 
+    def forward_end(self, start: int, throw: int) -> int:
+        """Where a forward move of ``throw`` from ``start`` ends (S7 exits, OFF past 30)."""
+        exits = self.exits.get(start)
+        if exits is not None:
+            return exits.get(throw, self.water)
+        end = start + throw
+        return OFF if end > SQUARES else end
+
+    # Moves are values: each candidate is built once per rule set, not once per question.
+    @cached_property
+    def forward_moves(self) -> dict[int, list[Move]]:
+        """For each score, the forward move from each square (index = start square)."""
+        squares = range(SQUARES + 1)
+        return {n: [Move(s, self.forward_end(s, n)) for s in squares] for n in self.throws.scores}
+
+    @cached_property
+    def backward_moves(self) -> dict[int, list[Move]]:
+        squares = range(SQUARES + 1)
+        return {n: [Move(s, s - n) for s in squares] for n in self.throws.scores}
+
+    @cached_property
+    def last_resort_starts(self) -> dict[int, frozenset[int]]:
+        """S9: for each score, the squares from which it can only drop a piece in the water."""
+        return {
+            n: frozenset(s for s in self.exits if self.forward_end(s, n) == self.water)
+            for n in self.throws.scores
+        }
+
     def start_board(self) -> str:
         board = [EMPTY] * SQUARES
         for index in range(2 * self.pieces):
@@ -136,21 +165,6 @@ class Senet(RaceGame[SenetPosition]):
     """A game of any Senet rule set."""
 
     rules: SenetRules
-
-    def __init__(self, rules: SenetRules, position: str | SenetPosition | None = None) -> None:
-        super().__init__(rules, position)
-        # Moves are values: build each candidate once per game, not once per question.
-        scores = rules.throws.scores
-        squares = range(SQUARES + 1)
-        self._forward_moves = {
-            n: [Move(s, self._forward_end(s, n)) for s in squares] for n in scores
-        }
-        self._backward_moves = {n: [Move(s, s - n) for s in squares] for n in scores}
-        # S9: from these squares this throw can only drop the piece into the water.
-        self._last_resort_starts = {
-            n: frozenset(s for s in rules.exits if self._forward_end(s, n) == rules.water)
-            for n in scores
-        }
 
     # ----- notation ----------------------------------------------------------------------
     def initial_position(self) -> SenetPosition:
@@ -215,11 +229,11 @@ class Senet(RaceGame[SenetPosition]):
             yield Tier(self._opening_moves(throw), _no_ruling)
             return
         mine = position.squares[position.turn]
-        forward_moves = self._forward_moves[throw]
-        into_water = self._last_resort_starts[throw]
+        forward_moves = self.rules.forward_moves[throw]
+        into_water = self.rules.last_resort_starts[throw]
         forward = [forward_moves[start] for start in mine if start not in into_water]
         yield Tier(forward, lambda move: self._forward_ruling(position, move))
-        backward_moves = self._backward_moves[throw]
+        backward_moves = self.rules.backward_moves[throw]
         backward = [backward_moves[start] for start in mine if start > throw]
         yield Tier(backward, lambda move: self._backward_ruling(position, move), "backward")
         if into_water:
@@ -257,7 +271,7 @@ class Senet(RaceGame[SenetPosition]):
         if move.start not in position.squares[position.turn]:
             return book.forbids("not-your-piece", square=move.start)
         if move.start in self.rules.exits:
-            return self._exit_ruling(move.start, self._forward_end(move.start, throw), throw)
+            return self._exit_ruling(move.start, self.rules.forward_end(move.start, throw), throw)
         return book.forbids("distance", throw=throw)
 
     def _exit_ruling(
@@ -277,14 +291,6 @@ class Senet(RaceGame[SenetPosition]):
         return position.with_turn(1 - position.turn, None)
 
     # ----- rule functions ----------------------------------------------------------------
-    def _forward_end(self, start: int, throw: int) -> int:
-        rules = self.rules
-        exits = rules.exits.get(start)
-        if exits is not None:
-            return exits.get(throw, rules.water)
-        end = start + throw
-        return OFF if end > SQUARES else end
-
     def _forward_ruling(self, position: SenetPosition, move: Move) -> Ruling | None:
         """S4-S7, K4-K6 and one piece per square, for a forward move."""
         rules = self.rules

@@ -45,6 +45,104 @@ def _rule(
     )
 
 
+# Texts that read the same in both Senet rule sets; only the citations differ.
+_TextPair = tuple[str, str]
+_SHARED_TEXTS: dict[str, tuple[_TextPair, _TextPair, tuple[_TextPair, _TextPair] | None]] = {
+    "opening": (
+        (
+            "Ouverture : seul un 1 compte.",
+            "Opening: only a 1 counts.",
+        ),
+        (
+            "Ouverture : les joueurs lancent à tour de rôle jusqu'à ce que l'un tire 1 ; un "
+            "autre lancer ne déplace rien et passe au joueur suivant.",
+            "Opening: players throw in turn until one throws a 1; any other throw moves "
+            "nothing and goes to the next player.",
+        ),
+        (
+            (
+                "Pas de 1 : au joueur suivant.",
+                "No 1: next player throws.",
+            ),
+            (
+                "Ouverture : ce {throw} ne déplace rien ; le joueur suivant lance.",
+                "Opening: this {throw} moves nothing; the next player throws.",
+            ),
+        ),
+    ),
+    "protected": (
+        (
+            "{square} protégé par son voisin en {partner}.",
+            "{square} is protected by {partner}.",
+        ),
+        (
+            "Le pion sur {square} a un pion de sa couleur sur la case voisine {partner} : deux "
+            "pions contigus se protègent et ne peuvent être attaqués.",
+            "The piece on {square} has a piece of its colour next to it on {partner}: two "
+            "adjacent pieces protect each other and cannot be attacked.",
+        ),
+        None,
+    ),
+    "refuge": (
+        (
+            "{square} est un refuge : pas d'attaque.",
+            "{square} is a refuge: no attack.",
+        ),
+        (
+            "Les cases 26, 28, 29 et 30 sont des refuges : le pion sur {square} ne peut pas "
+            "être attaqué.",
+            "Squares 26, 28, 29 and 30 are refuges: the piece on {square} cannot be attacked.",
+        ),
+        None,
+    ),
+    "backward": (
+        (
+            "Reculer seulement si rien n'avance.",
+            "Back only when nothing moves forward.",
+        ),
+        (
+            "Un lancer ne sert à reculer que si aucun pion ne peut avancer ; ici un coup en "
+            "avant existe (par exemple {example}).",
+            "A throw moves a piece backward only when no piece can move forward; here a "
+            "forward move exists (for example {example}).",
+        ),
+        (
+            (
+                "Rien n'avance : reculez de {throw}.",
+                "Nothing moves forward: back {throw}.",
+            ),
+            (
+                "Aucun pion ne peut avancer : le lancer ({throw}) sert à reculer le pion de la "
+                "case {square}.",
+                "No piece can move forward: the throw ({throw}) moves the piece on square "
+                "{square} backward.",
+            ),
+        ),
+    ),
+    "backward-occupied": (
+        (
+            "Recul sur {square} occupé : interdit.",
+            "Cannot move back onto busy {square}.",
+        ),
+        (
+            "On ne recule que sur une case vide ; la case {square} est occupée.",
+            "A piece moves back only onto an empty square; square {square} is occupied.",
+        ),
+        None,
+    ),
+}
+
+
+def _shared(
+    key: str, rule_id: str, basis: Basis, citation: str, *, quote: str = "", decision: str = ""
+) -> Rule:
+    """A rule whose texts are in _SHARED_TEXTS."""
+    short, long, allowed = _SHARED_TEXTS[key]
+    return _rule(
+        key, rule_id, basis, citation, short, long, quote=quote, decision=decision, allowed=allowed
+    )
+
+
 def _shared_rules(
     source: str, pass_basis: Basis, pass_citation: str, pass_quote: str
 ) -> list[Rule]:
@@ -147,25 +245,11 @@ def _migo_rules() -> RuleBook:
                 "correspondant, puis il lance à nouveau les bâtonnets.",
                 decision="S2",
             ),
-            _rule(
+            _shared(
                 "opening",
                 "S3",
                 SOURCE,
                 "Migo rules 3-4",
-                ("Ouverture : seul un 1 compte.", "Opening: only a 1 counts."),
-                (
-                    "Ouverture : les joueurs lancent à tour de rôle jusqu'à ce que l'un tire 1 ; "
-                    "un autre lancer ne déplace rien et passe au joueur suivant.",
-                    "Opening: players throw in turn until one throws a 1; any other throw "
-                    "moves nothing and goes to the next player.",
-                ),
-                allowed=(
-                    ("Pas de 1 : au joueur suivant.", "No 1: next player throws."),
-                    (
-                        "Ouverture : ce {throw} ne déplace rien ; le joueur suivant lance.",
-                        "Opening: this {throw} moves nothing; the next player throws.",
-                    ),
-                ),
                 quote="Le premier à lancer 1 commence le jeu avec les blancs.",
                 decision="S3",
             ),
@@ -209,21 +293,11 @@ def _migo_rules() -> RuleBook:
                 "prend sa place.",
                 decision="S4",
             ),
-            _rule(
+            _shared(
                 "protected",
                 "S4",
                 SOURCE,
                 "Migo rule 11",
-                (
-                    "{square} protégé par son voisin en {partner}.",
-                    "{square} is protected by {partner}.",
-                ),
-                (
-                    "Le pion sur {square} a un pion de sa couleur sur la case voisine {partner} : "
-                    "deux pions contigus se protègent et ne peuvent être attaqués.",
-                    "The piece on {square} has a piece of its colour next to it on {partner}: "
-                    "two adjacent pieces protect each other and cannot be attacked.",
-                ),
                 quote="Deux pions de même couleur sur des cases contigües se protégent "
                 "mutuellement.",
                 decision="S4",
@@ -264,18 +338,11 @@ def _migo_rules() -> RuleBook:
                 quote="Les pions de même couleur peuvent passer par-dessus.",
                 decision="S4",
             ),
-            _rule(
+            _shared(
                 "refuge",
                 "S5",
                 SOURCE,
                 "Migo rule 12",
-                ("{square} est un refuge : pas d'attaque.", "{square} is a refuge: no attack."),
-                (
-                    "Les cases 26, 28, 29 et 30 sont des refuges : le pion sur {square} "
-                    "ne peut pas être attaqué.",
-                    "Squares 26, 28, 29 and 30 are refuges: the piece on {square} cannot be "
-                    "attacked.",
-                ),
                 quote="Les cases spéciales (n° 26, 28, 29 et 30) sont des refuges.",
                 decision="S5",
             ),
@@ -379,40 +446,19 @@ def _migo_rules() -> RuleBook:
                 "case 27.",
                 decision="S9",
             ),
-            _rule(
+            _shared(
                 "backward",
                 "S10",
                 SOURCE,
                 "Migo rule 15",
-                ("Reculer seulement si rien n'avance.", "Back only when nothing moves forward."),
-                (
-                    "Un lancer ne sert à reculer que si aucun pion ne peut avancer ; "
-                    "ici un coup en avant existe (par exemple {example}).",
-                    "A throw moves a piece backward only when no piece can move forward; "
-                    "here a forward move exists (for example {example}).",
-                ),
-                allowed=(
-                    ("Rien n'avance : reculez de {throw}.", "Nothing moves forward: back {throw}."),
-                    (
-                        "Aucun pion ne peut avancer : le lancer ({throw}) sert à reculer le pion "
-                        "de la case {square}.",
-                        "No piece can move forward: the throw ({throw}) moves the piece on "
-                        "square {square} backward.",
-                    ),
-                ),
                 quote="Chaque coup qui ne permet pas d'avancer doit être utilisé pour reculer.",
                 decision="S10",
             ),
-            _rule(
+            _shared(
                 "backward-occupied",
                 "S10",
                 SOURCE,
                 "Migo rule 15",
-                ("Recul sur {square} occupé : interdit.", "Cannot move back onto busy {square}."),
-                (
-                    "On ne recule que sur une case vide ; la case {square} est occupée.",
-                    "A piece moves back only onto an empty square; square {square} is occupied.",
-                ),
                 quote="Il est impossible de reculer vers une case occupée, quelle que soit la "
                 "couleur de l'occupant",
                 decision="S10",
@@ -536,25 +582,11 @@ def _kendall_rules() -> RuleBook:
                 "la case 11.",
                 decision="K2",
             ),
-            _rule(
+            _shared(
                 "opening",
                 "K3",
                 SOURCE,
                 "seed 003, « Début de la partie »",
-                ("Ouverture : seul un 1 compte.", "Opening: only a 1 counts."),
-                (
-                    "Ouverture : les joueurs lancent à tour de rôle jusqu'à ce que l'un tire 1 ; "
-                    "un autre lancer ne déplace rien et passe au joueur suivant.",
-                    "Opening: players throw in turn until one throws a 1; any other throw "
-                    "moves nothing and goes to the next player.",
-                ),
-                allowed=(
-                    ("Pas de 1 : au joueur suivant.", "No 1: next player throws."),
-                    (
-                        "Ouverture : ce {throw} ne déplace rien ; le joueur suivant lance.",
-                        "Opening: this {throw} moves nothing; the next player throws.",
-                    ),
-                ),
                 quote="Les joueurs lancent les bâtonnets chacun leur tour, jusqu'à ce que l'un "
                 "d'eux réalise 1 point.",
                 decision="K3",
@@ -623,21 +655,11 @@ def _kendall_rules() -> RuleBook:
                 "assaillant.",
                 decision="K4",
             ),
-            _rule(
+            _shared(
                 "protected",
                 "K4",
                 SOURCE,
                 "seed 003, « Restrictions aux attaques »",
-                (
-                    "{square} protégé par son voisin en {partner}.",
-                    "{square} is protected by {partner}.",
-                ),
-                (
-                    "Le pion sur {square} a un pion de sa couleur sur la case voisine {partner} : "
-                    "deux pions contigus se protègent et ne peuvent être attaqués.",
-                    "The piece on {square} has a piece of its colour next to it on {partner}: "
-                    "two adjacent pieces protect each other and cannot be attacked.",
-                ),
                 quote="deux pions occupant des cases contiguës se protègent mutuellement et ne "
                 "peuvent donc pas être attaqués.",
                 decision="K4",
@@ -677,18 +699,11 @@ def _kendall_rules() -> RuleBook:
                 ),
                 decision="K4",
             ),
-            _rule(
+            _shared(
                 "refuge",
                 "K5",
                 SOURCE,
                 "seed 003, « Cases spéciales »",
-                ("{square} est un refuge : pas d'attaque.", "{square} is a refuge: no attack."),
-                (
-                    "Les cases 26, 28, 29 et 30 sont des refuges : le pion sur {square} "
-                    "ne peut pas être attaqué.",
-                    "Squares 26, 28, 29 and 30 are refuges: the piece on {square} cannot be "
-                    "attacked.",
-                ),
                 quote="Les cases 26, 28, 29, et 30 sont des refuges sur lesquels on ne peut pas "
                 "attaquer les pions.",
                 decision="K5",
@@ -745,41 +760,20 @@ def _kendall_rules() -> RuleBook:
                 "à 30), il peut commencer à sortir ses pions du jeu.",
                 decision="K6",
             ),
-            _rule(
+            _shared(
                 "backward",
                 "K7",
                 SOURCE,
                 "seed 003, « Impossible d'avancer »",
-                ("Reculer seulement si rien n'avance.", "Back only when nothing moves forward."),
-                (
-                    "Un lancer ne sert à reculer que si aucun pion ne peut avancer ; "
-                    "ici un coup en avant existe (par exemple {example}).",
-                    "A throw moves a piece backward only when no piece can move forward; "
-                    "here a forward move exists (for example {example}).",
-                ),
-                allowed=(
-                    ("Rien n'avance : reculez de {throw}.", "Nothing moves forward: back {throw}."),
-                    (
-                        "Aucun pion ne peut avancer : le lancer ({throw}) sert à reculer le pion "
-                        "de la case {square}.",
-                        "No piece can move forward: the throw ({throw}) moves the piece on "
-                        "square {square} backward.",
-                    ),
-                ),
                 quote="Si un coup ne permet pas d'avancer, il doit être utilisé pour reculer en "
                 "sens inverse.",
                 decision="K7",
             ),
-            _rule(
+            _shared(
                 "backward-occupied",
                 "K7",
                 SOURCE,
                 "seed 003, « Impossible d'avancer »",
-                ("Recul sur {square} occupé : interdit.", "Cannot move back onto busy {square}."),
-                (
-                    "On ne recule que sur une case vide ; la case {square} est occupée.",
-                    "A piece moves back only onto an empty square; square {square} is occupied.",
-                ),
                 quote="un pion ne peut reculer sur une case occupée par un autre pion.",
                 decision="K7",
             ),
