@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from companion import games
-from companion.core import Move, RaceGame
-from companion.errors import CompanionError
+from companion.core import Move, RaceGame, RuleSet
+from companion.errors import CompanionError, NotationError
 from companion.play import PLAIN_MOVE, run_session
 from companion.rules import Ruling
 from companion.throws import Throw
@@ -53,20 +53,26 @@ def _parser() -> argparse.ArgumentParser:
 
     throw = commands.add_parser("throw", help="score a throw and say who throws next")
     throw.add_argument("game", metavar="GAME", help="rule set, see 'companion games'")
-    throw.add_argument("faces", metavar="FACES", help="one letter per stick: M marked, P plain")
+    throw.add_argument(
+        "faces",
+        metavar="THROW",
+        help="what the implements show: sticks MMPP (M marked, P plain), Ur die 3, 3+yes, "
+        "3+no, two dice 4,6",
+    )
     throw.add_argument("--json", action="store_true", help="machine-readable output")
     throw.set_defaults(handler=_throw)
 
     moves = commands.add_parser("moves", help="the legal moves for a throw")
     moves.add_argument("game", metavar="GAME")
-    moves.add_argument("throw", metavar="THROW", help="faces (MMPP) or a score")
+    moves.add_argument("throw", metavar="THROW", help="what the implements show, or a score")
     moves.add_argument("--position", metavar="P", help="position in notation (default: start)")
     _add_output_options(moves)
+    _add_rule_options(moves)
     moves.set_defaults(handler=_moves)
 
     check = commands.add_parser("check", help="is this move legal? which rule decides?")
     check.add_argument("game", metavar="GAME")
-    check.add_argument("throw", metavar="THROW", help="faces (MMPP) or a score")
+    check.add_argument("throw", metavar="THROW", help="what the implements show, or a score")
     check.add_argument("move", metavar="MOVE", help="e.g. 14-18, 26-off, pass")
     check.add_argument("--position", metavar="P", required=True, help="position in notation")
     _add_output_options(check)
@@ -78,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--save", metavar="FILE", help="save file (default: per rule set)")
     play.add_argument("--lang", choices=("fr", "en"), default="en")
     play.add_argument("--seed", type=int, help="seed for random throws")
+    _add_rule_options(play)
     play.set_defaults(handler=_play)
 
     demo = commands.add_parser("demo", help="play and print a short demonstration game")
@@ -93,6 +100,27 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=("fr", "en"), default="en", help="language of rulings")
 
 
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the rule set for a new game, e.g. players=4 (repeatable)",
+    )
+
+
+def _rules(name: str, options: Sequence[str] = ()) -> RuleSet:
+    rules = games.get(name)
+    settings: dict[str, str] = {}
+    for option in options:
+        key, sep, value = option.partition("=")
+        if not sep:
+            raise NotationError(f"option {option!r}: write NAME=VALUE, e.g. players=4")
+        settings[key.strip()] = value.strip()
+    return rules.with_options(settings)
+
+
 def _games(args: argparse.Namespace) -> int:
     entries = [{"name": name, "title": games.get(name).title} for name in games.names()]
     if args.json:
@@ -106,29 +134,27 @@ def _games(args: argparse.Namespace) -> int:
 
 def _throw(args: argparse.Namespace) -> int:
     rules = games.get(args.game)
-    throw = rules.throws.read_faces(args.faces)
-    probability = rules.throws.score_probabilities()[throw.score]
+    throw = rules.parse_throw(args.faces)
+    probability = rules.throws.probability(throw)
+    record = rules.throw_record(throw)
     if args.json:
         _print_json(
             {
                 "game": rules.name,
-                "faces": args.faces.upper(),
-                "score": throw.score,
-                "extra_turn": throw.extra_turn,
+                "faces": args.faces.strip().upper(),
+                **record,
                 "probability": str(probability),
             }
         )
     else:
         consequence = "throw again" if throw.extra_turn else "pass the hand"
-        print(f"{throw.score}: {consequence} (probability {probability})")
+        print(f"{throw}: {consequence} (probability {probability})")
     return EXIT_OK
 
 
-def _game_with_throw(
-    game_name: str, position: str | None, throw_text: str
-) -> tuple[AnyGame, Throw]:
-    game = games.get(game_name).game(position)
-    throw = game.set_throw(throw_text)
+def _game_with_throw(args: argparse.Namespace) -> tuple[AnyGame, Throw]:
+    game = _rules(args.game, getattr(args, "option", ())).game(args.position)
+    throw = game.set_throw(args.throw)
     return game, throw
 
 
@@ -139,7 +165,7 @@ class _Listed(NamedTuple):
 
 
 def _moves(args: argparse.Namespace) -> int:
-    game, throw = _game_with_throw(args.game, args.position, args.throw)
+    game, throw = _game_with_throw(args)
     listed: list[_Listed] = []
     for move in game.legal_moves():
         effects = game.push(move)
@@ -150,7 +176,7 @@ def _moves(args: argparse.Namespace) -> int:
             {
                 "game": game.rules.name,
                 "position": game.fen(),
-                "throw": {"score": throw.score, "extra_turn": throw.extra_turn},
+                "throw": game.rules.throw_record(throw),
                 "to_move": game.turn_label("en"),
                 "moves": [
                     {
@@ -164,9 +190,9 @@ def _moves(args: argparse.Namespace) -> int:
         )
         return EXIT_OK
     if args.lang == "fr":
-        print(f"{game.rules.name} : {game.turn_label('fr')} jouent un {throw.score}")
+        print(f"{game.rules.name} : {game.turn_label('fr')} jouent un {throw}")
     else:
-        print(f"{game.rules.name}: {game.turn_label('en')} to play a {throw.score}")
+        print(f"{game.rules.name}: {game.turn_label('en')} to play a {throw}")
     print(f"position: {game.fen()}")
     for entry in listed:
         does = "; ".join(r.short(args.lang) for r in entry.effects if r.rule.key != PLAIN_MOVE)
@@ -176,12 +202,18 @@ def _moves(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    game, throw = _game_with_throw(args.game, args.position, args.throw)
+    game, throw = _game_with_throw(args)
     move = Move.parse(args.move)
     explanation = game.explain(move)
     if args.json:
         record = explanation.as_dict(args.lang)
-        record.update({"game": game.rules.name, "position": game.fen(), "throw": throw.score})
+        record.update(
+            {
+                "game": game.rules.name,
+                "position": game.fen(),
+                "throw": game.rules.throw_record(throw)["score"],
+            }
+        )
         _print_json(record)
     else:
         verdict = "legal" if explanation.legal else "illegal"
@@ -196,7 +228,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    return run_session(args.game, new=args.new, save=args.save, lang=args.lang, seed=args.seed)
+    rules = _rules(args.game, args.option)
+    return run_session(rules, new=args.new, save=args.save, lang=args.lang, seed=args.seed)
 
 
 def _demo(args: argparse.Namespace) -> int:

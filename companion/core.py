@@ -10,15 +10,16 @@ hooks; its variants are frozen :class:`RuleSet` dataclasses of parameters.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from companion.errors import IllegalMoveError, NotationError, TurnError
 from companion.notation import is_number
 from companion.rules import Explanation, RuleBook, Ruling, Verdict
-from companion.throws import StickTable, Throw
+from companion.throws import Throw, ThrowTable
 
 IN = 0  # a move's start when a piece enters the board
 OFF = -1  # a move's end when a piece leaves the board (borne off)
@@ -32,25 +33,34 @@ START_TEXT = "start"
 class Move:
     """A piece's start and end square along the mover's track.
 
-    ``IN`` as start enters a piece, ``OFF`` as end bears it off. Two moves move no
-    piece: :data:`PASS` (no move is possible: the hand passes) and :data:`START` (the
-    opening throw that decides who plays first). A move does not know its board: the
-    game says what it does.
+    ``IN`` as start enters a piece, ``OFF`` as end bears it off. ``kind`` names what
+    moves when a square alone does not say it (Mehen's predator ``p``; Ur's ``pay``, an
+    entry paid from one's tokens instead of a throw); families say which kinds they know.
+    ``then`` is the second half of a turn that moves two pieces (Senet-Modern, one die
+    each). Two moves move no piece: :data:`PASS` (no move is possible: the hand passes)
+    and :data:`START` (the opening throw that decides who plays first). A move does not
+    know its board: the game says what it does.
+
+    Notation: ``14-18``, ``26-off``, ``in-5``, ``p88-82``, ``pay-6``, ``3-7,12-14``.
     """
 
     start: int
     end: int
     label: str = ""  # only for moves that move no piece
+    kind: str = ""
+    then: Move | None = None
 
     @classmethod
     def parse(cls, text: str) -> Move:
         token = text.strip().lower()
         if token in _SPECIAL_MOVES:
             return _SPECIAL_MOVES[token]
-        start_text, sep, end_text = token.partition("-")
-        if not sep:
-            raise NotationError(f"move {text!r}: write START-END, e.g. 14-18, 26-off, or 'pass'")
-        return cls(_square(start_text, text, IN, "in"), _square(end_text, text, OFF, "off"))
+        first, comma, second = token.partition(",")
+        if comma:
+            if "," in second:
+                raise NotationError(f"move {text!r}: a turn moves at most two pieces")
+            return replace(_single_move(first, text), then=_single_move(second, text))
+        return _single_move(token, text)
 
     @property
     def moves_a_piece(self) -> bool:
@@ -60,19 +70,49 @@ class Move:
     def end_name(self) -> str:
         return "off" if self.end == OFF else str(self.end)
 
+    @property
+    def steps(self) -> tuple[Move, ...]:
+        """The single-piece moves this move is made of, in order."""
+        if self.then is None:
+            return (self,)
+        return (replace(self, then=None), *self.then.steps)
+
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
 
     def __str__(self) -> str:
         if not self.moves_a_piece:
             return self.label
-        start = "in" if self.start == IN else str(self.start)
-        return f"{start}-{self.end_name}"
+        if self.start == IN:
+            text = f"{self.kind or 'in'}-{self.end_name}"
+        else:
+            text = f"{self.kind}{self.start}-{self.end_name}"
+        return text if self.then is None else f"{text},{self.then}"
 
 
 PASS = Move(_NO_SQUARE, _NO_SQUARE, PASS_TEXT)
 START = Move(_NO_SQUARE, _NO_SQUARE, START_TEXT)
 _SPECIAL_MOVES = {PASS_TEXT: PASS, START_TEXT: START}
+_MOVE_PATTERN = re.compile(r"(?P<kind>[a-z]*?)(?P<start>in|\d+)?-(?P<end>off|\d+|[^-]*)")
+_MOVE_HELP = "write START-END, e.g. 14-18, 26-off, in-5, or 'pass'"
+
+
+def _single_move(token: str, text: str) -> Move:
+    match = _MOVE_PATTERN.fullmatch(token.strip())
+    if match is None:
+        raise NotationError(f"move {text!r}: {_MOVE_HELP}")
+    kind, start_text, end_text = match.group("kind", "start", "end")
+    if start_text is None:  # "pay-6": a kind that enters a piece
+        if kind in ("", "in"):
+            raise NotationError(f"move {text!r}: {_MOVE_HELP}")
+        start_text, kind = "in", kind
+    if len(kind) > _LONGEST_KIND:
+        raise NotationError(f"move {text!r}: {kind!r} is no kind of move; {_MOVE_HELP}")
+    start = _square(start_text, text, IN, "in")
+    return Move(start, _square(end_text, text, OFF, "off"), kind=kind)
+
+
+_LONGEST_KIND = 8
 
 
 def _square(token: str, text: str, sentinel: int, sentinel_name: str) -> int:
@@ -92,7 +132,7 @@ class Position(Protocol):
     def turn(self) -> int: ...
 
     @property
-    def throw(self) -> int | None: ...
+    def throw(self) -> object | None: ...
 
 
 P = TypeVar("P", bound=Position)
@@ -106,9 +146,12 @@ class RuleSet:
     title: str
     family: ClassVar[type[RaceGame[Any]]]
     rules: RuleBook
-    throws: StickTable
+    throws: ThrowTable
     players: int = 2
     source: str = ""  # file name of the French source text in the shared seeds folder
+    # Integer parameters a player may set for a game (``companion play mehen --option
+    # players=4``); a position's notation must say everything they change.
+    options: ClassVar[tuple[str, ...]] = ()
 
     def game(self, position: str | None = None) -> RaceGame[Any]:
         """A game of this rule set, from the start or from a position in notation."""
@@ -116,6 +159,25 @@ class RuleSet:
 
     def parse_throw(self, text: str) -> Throw:
         return self.throws.parse(text)
+
+    def throw_record(self, throw: Throw) -> dict[str, object]:
+        """The throw for JSON output: at least ``score`` and ``extra_turn``."""
+        return throw.as_dict()
+
+    def with_options(self, options: Mapping[str, str]) -> RuleSet:
+        """This rule set with options set from ``NAME=VALUE`` texts; clear errors if not."""
+        values: dict[str, int] = {}
+        for name, text in options.items():
+            if name not in self.options:
+                allowed = ", ".join(self.options) or "none"
+                raise NotationError(f"{self.name} has no option {name!r} (options: {allowed})")
+            if not is_number(text):
+                raise NotationError(f"option {name}={text!r}: expected a whole number")
+            values[name] = int(text)
+        try:
+            return replace(self, **cast(dict[str, Any], values)) if values else self
+        except ValueError as error:
+            raise NotationError(f"{self.name}: {error}") from None
 
 
 class Tier(NamedTuple):
@@ -206,6 +268,14 @@ class RaceGame(ABC, Generic[P]):
         """A rule that excludes some moves once the legal ones are known (none by default)."""
         return None
 
+    def before_throw(self, position: P) -> Tier | None:
+        """Moves a player may make instead of throwing (Ur: pay to enter a piece), or None.
+
+        With no throw pending, :meth:`legal_moves` lists the ones its check allows,
+        :meth:`explain` judges them and :meth:`push` plays them through :meth:`apply`.
+        """
+        return None
+
     # ----- questions ---------------------------------------------------------------------
     def fen(self) -> str:
         """The current position in the rule set's one-line notation."""
@@ -218,10 +288,11 @@ class RaceGame(ABC, Generic[P]):
         return self.winner_of(self.position)
 
     def legal_moves(self) -> list[Move]:
-        """The moves the pending throw allows; [PASS] when none; [] with no throw pending."""
+        """The moves the pending throw allows; [PASS] when none. With no throw pending:
+        the moves that may replace the throw (usually none)."""
         position = self.position
         if position.throw is None:  # also the case once the game is over
-            return []
+            return self._moves_before_throw(position)
         for tier in self.tiers(position):
             legal = [move for move in tier.moves if tier.check(move) is None]
             if len(legal) > 1:  # a preference only ever chooses between legal moves
@@ -235,6 +306,9 @@ class RaceGame(ABC, Generic[P]):
 
     def explain(self, move: Move) -> Explanation:
         """Whether ``move`` may be played with the pending throw, and by which rule."""
+        instead = self._instead_of_throwing(move)
+        if instead is not None:
+            return instead
         position = self._position_awaiting_move()
         legal_now = self.legal_moves()
         if move == PASS:
@@ -343,6 +417,28 @@ class RaceGame(ABC, Generic[P]):
         return self.rules.throws.draw(rng)
 
     # ----- helpers -----------------------------------------------------------------------
+    def _moves_before_throw(self, position: P) -> list[Move]:
+        if self.is_over():
+            return []
+        tier = self.before_throw(position)
+        if tier is None:
+            return []
+        return [move for move in tier.moves if tier.check(move) is None]
+
+    def _instead_of_throwing(self, move: Move) -> Explanation | None:
+        """The explanation of a move made instead of a throw, or None for other moves."""
+        position = self.position
+        if position.throw is not None or self.is_over():
+            return None
+        tier = self.before_throw(position)
+        if tier is None or move not in tier.moves:
+            return None
+        forbidding = tier.check(move)
+        if forbidding is not None:
+            return Explanation(move, False, (forbidding,))
+        _, effects = self.apply(position, move)
+        return Explanation(move, True, tuple(effects))
+
     def _position_awaiting_move(self) -> P:
         if self.is_over():
             raise TurnError(f"the game is over ({self.fen()})")
@@ -354,7 +450,7 @@ class RaceGame(ABC, Generic[P]):
         if isinstance(throw, Throw):
             if throw in self.rules.throws.throws:
                 return throw
-            return self.rules.throws.for_score(throw.score)
-        if isinstance(throw, int):
-            return self.rules.throws.for_score(throw)
-        return self.rules.parse_throw(throw)
+            raise NotationError(
+                f"throw {throw}: {self.rules.name} cannot throw that ({self.fen()})"
+            )
+        return self.rules.parse_throw(str(throw))

@@ -29,14 +29,13 @@ def run_demo(game_name: str, *, seed: int, lang: str) -> int:
     game = rules.game()
     rng = random.Random(seed)
     print(f"Demonstration: {rules.title}, seed {seed}")
-    sticks = rules.throws.sticks
-    print(f"Throws drawn with the exact odds of {sticks} sticks; {MARKED} = marked face up.")
+    print(f"Throws drawn with their exact odds: {rules.throws.describe()}")
     _show_board(game)
     dispute_told = False
     actions = 0
     while not game.is_over():
         faces = _throw_faces(game, rng)
-        throw = game.throw(rules.throws.read_faces(faces))
+        throw = game.throw(rules.parse_throw(faces))
         moves = game.legal_moves()
         move = _greedy(game, moves, rng)
         telling = actions < TOLD_IN_FULL
@@ -63,13 +62,14 @@ def run_demo(game_name: str, *, seed: int, lang: str) -> int:
 
 
 def _throw_faces(game: AnyGame, rng: random.Random) -> str:
-    table = game.rules.throws
-    marked = rng.choices(
-        [o.marked for o in table.outcomes()], cum_weights=table.cumulative_weights
-    )[0]
-    faces = [MARKED] * marked + [PLAIN] * (table.sticks - marked)
-    rng.shuffle(faces)
-    return "".join(faces)
+    """What the implements show for a throw drawn with its exact odds; sticks in any order."""
+    outcomes = game.rules.throws.outcomes()
+    shown = rng.choices(outcomes, weights=[float(o.probability) for o in outcomes])[0].shown
+    if set(shown) <= {MARKED, PLAIN}:
+        letters = list(shown)
+        rng.shuffle(letters)
+        return "".join(letters)
+    return shown
 
 
 def _greedy(game: AnyGame, moves: list[Move], rng: random.Random) -> Move:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games, savefile
-from companion.core import PASS, Move, RaceGame
+from companion.core import PASS, Move, RaceGame, RuleSet
 from companion.errors import CompanionError, SaveFileError
 from companion.notation import is_number
 from companion.rules import Ruling
@@ -45,6 +45,7 @@ class Session:
         say: Callable[[str], None],
     ) -> None:
         self.game = game
+        self.rules = game.rules  # sets up new games (may carry options the save lacks)
         self.start = start
         self.save_path = save_path
         self.lang = lang
@@ -89,7 +90,7 @@ class Session:
         elif word == "why":
             self.why(rest)
         elif word == "new":
-            self.game = self.game.rules.game()
+            self.game = self.rules.game()
             self.start = self.game.fen()
             self.save()
             self.show_board()
@@ -106,7 +107,7 @@ class Session:
         game.throw(throw)
         self.save()
         consequence = "throw again" if throw.extra_turn else "pass the hand"
-        self.say(f"  {throw.score}: {consequence} after the move")
+        self.say(f"  {throw}: {consequence} after the move")
         self.list_moves()
 
     def list_moves(self) -> None:
@@ -171,7 +172,7 @@ _QUIET_KEYS = frozenset({PLAIN_MOVE, "extra-throw", "hand-passes"})
 
 
 def run_session(
-    game_name: str,
+    game: str | RuleSet,
     *,
     new: bool = False,
     save: str | None = None,
@@ -180,17 +181,23 @@ def run_session(
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
 ) -> int:
-    """Start or resume a game and play it until the players quit."""
-    rules = games.get(game_name)
+    """Start or resume a game and play it until the players quit.
+
+    ``game`` is a rule set or its name; a rule set with options (``players=4``) sets up
+    new games, and a saved game resumes as saved.
+    """
+    rules = games.get(game) if isinstance(game, str) else game
     path = Path(save) if save else savefile.default_path(rules.name)
-    game, start = _start_or_resume(rules.name, path, new, say)
-    session = Session(game, start, path, lang=lang, rng=random.Random(seed), ask=ask, say=say)
+    started, start = _start_or_resume(rules, path, new, say)
+    session = Session(started, start, path, lang=lang, rng=random.Random(seed), ask=ask, say=say)
+    session.rules = rules
     return session.run()
 
 
 def _start_or_resume(
-    name: str, path: Path, new: bool, say: Callable[[str], None]
+    rules: RuleSet, path: Path, new: bool, say: Callable[[str], None]
 ) -> tuple[AnyGame, str]:
+    name = rules.name
     if path.exists() and not new:
         try:
             game, start = savefile.load(path)
@@ -202,5 +209,5 @@ def _start_or_resume(
                 say(f"Resumed the saved game from {path} ('new' starts over).")
                 return game, start
             say(f"{path} holds a game of {game.rules.name}, not {name}; starting a new game.")
-    game = games.get(name).game()
+    game = rules.game()
     return game, game.fen()

@@ -19,7 +19,6 @@ from pathlib import Path
 from companion import games
 from companion.core import OFF, RuleSet
 from companion.rules import LANGUAGES, Basis, Rule
-from companion.throws import MARKED, PLAIN
 
 DOCS_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
@@ -96,20 +95,15 @@ def _throw_table(rules: RuleSet) -> list[str]:
     lines = [
         "## Throws",
         "",
-        f"{table.sticks} sticks, each with a marked face ({MARKED}) and a plain face "
-        f"({PLAIN}); the number of marked faces up gives the score. Probabilities are exact, "
-        f"for sticks that land marked face up with probability {table.marked_rate}.",
+        table.describe(),
         "",
-        "| Marked faces up | Faces, e.g. | Score | Then | Probability |",
-        "|---:|---|---:|---|---:|",
+        "| Implements show | Score | Then | Probability |",
+        "|---|---:|---|---:|",
     ]
     for outcome in table.outcomes():
-        faces = MARKED * outcome.marked + PLAIN * (table.sticks - outcome.marked)
         then = "throw again" if outcome.throw.extra_turn else "pass the hand"
-        lines.append(
-            f"| {outcome.marked} | `{faces}` | {outcome.throw.score} | {then} "
-            f"| {outcome.probability} |"
-        )
+        score = ", ".join(str(value) for value in outcome.throw.dice) or outcome.throw.score
+        lines.append(f"| `{outcome.shown}` | {score} | {then} | {outcome.probability} |")
     return [*lines, ""]
 
 

@@ -89,7 +89,7 @@ def write_atomically(path: Path, text: str) -> None:
 
 def _action_text(action: Move | Throw) -> str:
     if isinstance(action, Throw):
-        return f"throw {action.score}"
+        return f"throw {action}"
     return f"move {action}"
 
 

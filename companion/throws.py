@@ -1,19 +1,23 @@
 """Throws: what the implements show, turned into a score and an extra-throw-or-pass rule.
 
-A :class:`StickTable` is the throw table of a rule set played with throwing sticks: how
-many marked faces are up decides the score and whether the same player throws again.
-Probabilities are exact fractions, for fair sticks unless a set says otherwise.
+Every rule set has a throw table (:class:`ThrowTable`): it reads what the players see,
+lists every outcome with its exact probability and draws throws at random. A
+:class:`StickTable` is the table of a rule set played with throwing sticks: how many
+marked faces are up decides the score and whether the same player throws again.
+Families with other implements (dice, a die and a stick) define their own tables.
+Probabilities are exact fractions, for fair implements unless a set says otherwise.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from itertools import accumulate
 from math import comb
 from random import Random
+from typing import Protocol
 
 from companion.errors import NotationError
 from companion.notation import is_number
@@ -24,22 +28,66 @@ PLAIN = "P"
 
 @dataclass(frozen=True, slots=True)
 class Throw:
-    """A throw as the rules see it: the score and whether the thrower throws again."""
+    """A throw as the rules see it: the score and whether the thrower throws again.
+
+    ``dice`` holds the separate values when the rules use them one by one (two dice:
+    ``score`` is their sum). ``shown`` is how the throw was read when that matters to
+    people but not to the rules (``3+no`` scores like ``3``); it is not part of equality.
+    """
 
     score: int
     extra_turn: bool
+    dice: tuple[int, ...] = ()
+    shown: str = field(default="", compare=False)
 
     def __str__(self) -> str:
+        if self.shown:
+            return self.shown
+        if self.dice:
+            return ",".join(str(value) for value in self.dice)
         return str(self.score)
+
+    def as_dict(self) -> dict[str, object]:
+        """The throw for JSON: ``score`` is a list when the dice count one by one."""
+        score: int | list[int] = list(self.dice) if self.dice else self.score
+        return {"score": score, "extra_turn": self.extra_turn}
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One line of a throw table: how many marked faces, the throw, its probability."""
+    """One line of a throw table: what the implements show, the throw, its probability."""
 
-    marked: int
+    shown: str
     throw: Throw
     probability: Fraction
+
+    @property
+    def marked(self) -> int:
+        """Marked faces up, for sticks and binary dice."""
+        return self.shown.count(MARKED)
+
+
+class ThrowTable(Protocol):
+    """What the core, the command line and the statistics ask of a throw table."""
+
+    def parse(self, text: str) -> Throw:
+        """A throw as the players write it; NotationError, quoting the text, if not."""
+
+    def outcomes(self) -> tuple[Outcome, ...]:
+        """Every way the implements can land, with its throw and exact probability."""
+
+    @property
+    def throws(self) -> frozenset[Throw]:
+        """Every throw the table can produce."""
+
+    def draw(self, rng: Random) -> Throw:
+        """A throw drawn with the table's exact probabilities."""
+
+    def probability(self, throw: Throw) -> Fraction:
+        """The chance of this throw."""
+
+    def describe(self) -> str:
+        """One English sentence on the implements and how they are read, for the docs."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +148,10 @@ class StickTable:
         p = self.marked_rate
         n = self.sticks
         return tuple(
-            Outcome(k, self.throw(k), comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(n + 1)
+            Outcome(
+                MARKED * k + PLAIN * (n - k), self.throw(k), comb(n, k) * p**k * (1 - p) ** (n - k)
+            )
+            for k in range(n + 1)
         )
 
     @cached_property
@@ -117,6 +168,16 @@ class StickTable:
         """A throw drawn with the table's exact probabilities."""
         outcome = rng.choices(self._outcomes, cum_weights=self.cumulative_weights)[0]
         return outcome.throw
+
+    def probability(self, throw: Throw) -> Fraction:
+        return self.score_probabilities().get(throw.score, Fraction(0))
+
+    def describe(self) -> str:
+        return (
+            f"{self.sticks} sticks, each with a marked face ({MARKED}) and a plain face "
+            f"({PLAIN}); the number of marked faces up gives the score. Probabilities are "
+            f"exact, for sticks that land marked face up with probability {self.marked_rate}."
+        )
 
     def score_probabilities(self) -> Mapping[int, Fraction]:
         """Probability of each score."""

@@ -121,3 +121,18 @@ def test_demo_plays_a_game_to_its_end(capsys: pytest.CaptureFixture[str]) -> Non
     status, out, _ = run(capsys, "demo", "--seed", "3")
     assert status == EXIT_OK
     assert "Game over after" in out and "wins" in out
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("players=4", "no option 'players'"),
+        ("players", "write NAME=VALUE"),
+    ],
+)
+def test_options_a_rule_set_lacks_are_refused_clearly(
+    capsys: pytest.CaptureFixture[str], option: str, message: str
+) -> None:
+    status, _, err = run(capsys, "moves", "senet-migo", "3", "--option", option)
+    assert status == EXIT_BAD_INPUT
+    assert message in err

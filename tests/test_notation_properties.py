@@ -10,6 +10,7 @@ deleted, inserted, duplicated or swapped.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -290,6 +291,7 @@ SQUARE_TOKENS = (
     *("1", "9", "14", "26", "30", "31", "99", "0", "00", "007", "-1", "+3", "3.0", " 3"),
     *("in", "IN", "In", "off", "OFF", "Off", "of", "²", "٣", "𝟓", "①", "", HUGE_NUMBER),
 )
+MOVE_KINDS = ("", "", "p", "pay", "P", "in", "-", "x1", "toolongakind")
 MOVE_SEPARATORS = ("-", "-", "--", "–", "—", " - ", "", "_", " ")
 MOVE_WORDS = ("pass", "PASS", " Pass ", "start", "START", "pas", "passs", "start-1", "pass-")
 
@@ -301,8 +303,10 @@ def near_valid_move(draw: st.DrawFn) -> str:
     start = draw(st.sampled_from(SQUARE_TOKENS) | st.integers(0, 40).map(str))
     end = draw(st.sampled_from(SQUARE_TOKENS) | st.integers(0, 40).map(str))
     separator = draw(st.sampled_from(MOVE_SEPARATORS))
+    kind = draw(st.sampled_from(MOVE_KINDS))
     lead, trail = draw(st.sampled_from(("", " ", "\t"))), draw(st.sampled_from(("", " ", "\n")))
-    return lead + start + separator + end + trail
+    pair = "," + draw(near_valid_move()) if draw(st.integers(0, 5)) == 0 else ""
+    return lead + kind + start + separator + end + trail + pair
 
 
 def check_move_text(text: str) -> None:
@@ -336,19 +340,28 @@ def test_near_valid_text_reads_as_a_move_or_a_notation_error(text: str) -> None:
     check_move_text(text)
 
 
-@FAST
-@given(
+SINGLE_MOVES = st.builds(
+    Move,
     start=st.one_of(st.just(IN), st.integers(1, 10**6)),
     end=st.one_of(st.just(OFF), st.integers(1, 10**6)),
+    kind=st.sampled_from(("", "p", "pay", "x")),
+)
+
+
+@FAST
+@given(
+    move=SINGLE_MOVES,
+    then=st.none() | SINGLE_MOVES,
     upper=st.booleans(),
     spaces=st.sampled_from(("", " ", "  ", "\t")),
 )
 def test_every_move_reads_back_from_its_notation(
-    start: int, end: int, upper: bool, spaces: str
+    move: Move, then: Move | None, upper: bool, spaces: str
 ) -> None:
-    move = Move(start, end)
+    move = replace(move, then=then)
     text = str(move).upper() if upper else str(move)
     assert Move.parse(spaces + text + spaces) == move
+    assert Move.parse(text).steps == ((move,) if then is None else (replace(move, then=None), then))
 
 
 def test_pass_and_start_read_back() -> None:

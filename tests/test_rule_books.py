@@ -17,7 +17,7 @@ from cases_reader import Case, check_case, cited_keys, miscited, read_cases, sec
 
 from companion import games
 from companion.errors import NotationError
-from companion.throws import Throw
+from companion.throws import StickTable, Throw
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,12 @@ class Expected:
 
     def __str__(self) -> str:
         return self.name
+
+
+def _sticks(name: str) -> StickTable:
+    table = games.get(name).throws
+    assert isinstance(table, StickTable)
+    return table
 
 
 TURNS = ("T1", "T2", "G1", "G2")
@@ -79,7 +85,7 @@ def test_every_rule_id_has_allowed_and_refused_cases(expected: Expected) -> None
 
 @pytest.mark.parametrize("expected", EXPECTED, ids=str)
 def test_every_combination_of_faces_counts_marked_faces(expected: Expected) -> None:
-    throws = games.get(expected.name).throws
+    throws = _sticks(expected.name)
     for letters in product("MP", repeat=4):
         faces = "".join(letters)
         score = expected.scores[faces.count("M")]
@@ -91,12 +97,12 @@ def test_every_combination_of_faces_counts_marked_faces(expected: Expected) -> N
 @pytest.mark.parametrize("faces", ["PPP", "PPPPP", "MMPW", ""])
 def test_faces_that_are_no_throw_are_refused(expected: Expected, faces: str) -> None:
     with pytest.raises(NotationError):
-        games.get(expected.name).throws.read_faces(faces)
+        _sticks(expected.name).read_faces(faces)
 
 
 @pytest.mark.parametrize("expected", EXPECTED, ids=str)
 def test_scores_and_extra_throws(expected: Expected) -> None:
-    throws = games.get(expected.name).throws
+    throws = _sticks(expected.name)
     assert sorted(throws.scores) == sorted(expected.scores)
     assert throws.extra == expected.extra
     assert throws.parse("4") == Throw(4, True)
@@ -108,7 +114,7 @@ def test_scores_and_extra_throws(expected: Expected) -> None:
 
 @pytest.mark.parametrize("expected", EXPECTED, ids=str)
 def test_exact_probabilities(expected: Expected) -> None:
-    throws = games.get(expected.name).throws
+    throws = _sticks(expected.name)
     ways = (1, 4, 6, 4, 1)  # ways to show 0..4 marked faces with four fair sticks
     assert dict(throws.score_probabilities()) == {
         score: Fraction(n, 16) for score, n in zip(expected.scores, ways, strict=True)

@@ -18,7 +18,7 @@ from companion.core import IN, OFF, START, Move, RaceGame, RuleSet, Tier
 from companion.errors import NotationError
 from companion.notation import is_number
 from companion.rules import Ruling, Verdict
-from companion.throws import Throw
+from companion.throws import StickTable, Throw
 
 WHITE, BLACK = 0, 1
 PIECE = ("W", "B")
@@ -112,6 +112,7 @@ class SenetRules(RuleSet):
     """Parameters of a Senet rule set. House rules: ``dataclasses.replace(rules, ...)``."""
 
     family: ClassVar[type[Senet]]
+    throws: StickTable
     pieces: int = 5
     opener: int = WHITE  # the colour the first thrower of a 1 takes (S3 white, K3 black)
     opening_move: tuple[int, int] | None = None  # K3: the opener's 1 moves 10-11
