@@ -152,6 +152,8 @@ class RuleSet:
     # Integer parameters a player may set for a game (``companion play mehen --option
     # players=4``); a position's notation must say everything they change.
     options: ClassVar[tuple[str, ...]] = ()
+    # What a family's own parameters mean, for the docs (companion.ruledocs has the common ones).
+    parameter_notes: ClassVar[Mapping[str, str]] = {}
 
     def game(self, position: str | None = None) -> RaceGame[Any]:
         """A game of this rule set, from the start or from a position in notation."""

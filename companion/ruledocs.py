@@ -120,7 +120,7 @@ def _parameters(rules: RuleSet) -> list[str]:
         if field.name in _NOT_PARAMETERS:
             continue
         value = _format_value(getattr(rules, field.name))
-        note = PARAMETER_NOTES.get(field.name, "")
+        note = rules.parameter_notes.get(field.name) or PARAMETER_NOTES.get(field.name, "")
         lines.append(f"| `{field.name}` | {_inline(value)} | {_inline(note)} |")
     return [*lines, ""]
 
