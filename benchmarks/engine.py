@@ -16,9 +16,12 @@ from dataclasses import replace
 from typing import Any
 
 from companion import games
-from companion.core import RaceGame
+from companion.core import Move, RaceGame
+from companion.randomplay import random_action, random_game
 
 AnyGame = RaceGame[Any]
+OPENING_ACTIONS = 20  # positions are sampled after this many throws and moves
+MAX_ACTIONS = 100_000  # random Mehen games can go on while predators roam: cap them
 
 
 def midgame_positions(name: str, count: int, seed: int = 1) -> list[Any]:
@@ -31,11 +34,11 @@ def midgame_positions(name: str, count: int, seed: int = 1) -> list[Any]:
     while len(positions) < count:
         if game.is_over():
             game = rules.game()
-        game.throw(game.random_throw(rng))
-        step += 1
-        if step % 7 == 0 and game.position.phase.value != "opening":
-            positions.append(game.position)
-        game.push_fast(rng.choice(game.legal_moves()))
+        random_action(game, rng)
+        if game.position.throw is not None:
+            step += 1
+            if step % 7 == 0 and len(game.history) > OPENING_ACTIONS:
+                positions.append(game.position)
     return positions
 
 
@@ -61,11 +64,8 @@ def random_games_per_second(name: str, seconds: float, seed: int = 2) -> tuple[f
     played = actions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        game = rules.game()
-        while not game.is_over():
-            game.throw(game.random_throw(rng))
-            game.push_fast(rng.choice(game.legal_moves()))
-            actions += 1
+        game = random_game(rules, rng, max_actions=MAX_ACTIONS)
+        actions += sum(1 for action in game.history if isinstance(action, Move))
         played += 1
     elapsed = time.perf_counter() - start
     return played / elapsed, actions / played

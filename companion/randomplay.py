@@ -1,0 +1,41 @@
+"""Random play, the same for every rule set: benchmarks, soak runs and demonstrations.
+
+A random player throws with the rule set's exact odds and picks a legal move at random.
+Where a rule set lets a player act instead of throwing (Ur: pay to enter a piece), the
+player does so at the given rate, so that every rule gets exercised.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.core import Action, RaceGame, RuleSet
+
+INSTEAD_OF_THROWING_RATE = 0.25
+
+
+def random_action(
+    game: RaceGame[Any], rng: random.Random, *, instead_rate: float = INSTEAD_OF_THROWING_RATE
+) -> Action:
+    """Play one random action, a throw or a move, with ``push_fast``; returns it."""
+    if game.position.throw is None:
+        instead = game.legal_moves()
+        if instead and rng.random() < instead_rate:
+            move = rng.choice(instead)
+            game.push_fast(move)
+            return move
+        return game.throw(game.random_throw(rng))
+    move = rng.choice(game.legal_moves())
+    game.push_fast(move)
+    return move
+
+
+def random_game(rules: RuleSet, rng: random.Random, *, max_actions: int = 100_000) -> RaceGame[Any]:
+    """A game played at random to its end, or until ``max_actions`` throws and moves."""
+    game = rules.game()
+    for _ in range(max_actions):
+        if game.is_over():
+            break
+        random_action(game, rng)
+    return game
