@@ -87,6 +87,12 @@ def _parser() -> argparse.ArgumentParser:
     _add_rule_options(play)
     play.set_defaults(handler=_play)
 
+    stats = commands.add_parser("stats", help="are your sticks fair? statistics of logged throws")
+    stats.add_argument("game", metavar="GAME")
+    stats.add_argument("--log", metavar="FILE", help="throw log (default: the one 'play' writes)")
+    stats.add_argument("--json", action="store_true", help="machine-readable output")
+    stats.set_defaults(handler=_stats)
+
     demo = commands.add_parser("demo", help="play and print a short demonstration game")
     demo.add_argument("--game", default="senet-kendall", metavar="GAME")
     demo.add_argument("--seed", type=int, default=2026)
@@ -230,6 +236,12 @@ def _check(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     rules = _rules(args.game, args.option)
     return run_session(rules, new=args.new, save=args.save, lang=args.lang, seed=args.seed)
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from companion.statsreport import report
+
+    return report(games.get(args.game), log=args.log, as_json=args.json)
 
 
 def _demo(args: argparse.Namespace) -> int:

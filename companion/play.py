@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion import games, savefile
+from companion import games, savefile, throwlog
 from companion.core import PASS, Move, RaceGame, RuleSet
 from companion.errors import CompanionError, SaveFileError
 from companion.notation import is_number
@@ -43,8 +43,10 @@ class Session:
         rng: random.Random,
         ask: Callable[[str], str],
         say: Callable[[str], None],
+        throw_log: Path | None = None,
     ) -> None:
         self.game = game
+        self.throw_log = throw_log  # typed throws are appended here, for 'companion stats'
         self.rules = game.rules  # sets up new games (may carry options the save lacks)
         self.start = start
         self.save_path = save_path
@@ -101,11 +103,12 @@ class Session:
 
     def throw(self, text: str) -> None:
         game = self.game
-        throw = (
-            game.random_throw(self.rng) if text in ("r", "random") else game.rules.parse_throw(text)
-        )
+        typed = text not in ("r", "random")
+        throw = game.rules.parse_throw(text) if typed else game.random_throw(self.rng)
         game.throw(throw)
         self.save()
+        if typed and self.throw_log is not None:
+            throwlog.record(self.throw_log, game.rules.name, throw, source="typed")
         consequence = "throw again" if throw.extra_turn else "pass the hand"
         self.say(f"  {throw}: {consequence} after the move")
         self.list_moves()
@@ -189,7 +192,16 @@ def run_session(
     rules = games.get(game) if isinstance(game, str) else game
     path = Path(save) if save else savefile.default_path(rules.name)
     started, start = _start_or_resume(rules, path, new, say)
-    session = Session(started, start, path, lang=lang, rng=random.Random(seed), ask=ask, say=say)
+    session = Session(
+        started,
+        start,
+        path,
+        lang=lang,
+        rng=random.Random(seed),
+        ask=ask,
+        say=say,
+        throw_log=path.parent / throwlog.default_path().name,  # beside the save
+    )
     session.rules = rules
     return session.run()
 

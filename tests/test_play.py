@@ -106,7 +106,7 @@ def test_a_save_that_does_not_replay_is_refused(tmp_path: Path) -> None:
 
 def test_saving_leaves_no_temporary_files(tmp_path: Path) -> None:
     play(tmp_path / "game.json", ["1", "1", "2"])
-    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "throws.jsonl"]
 
 
 def test_a_save_that_cannot_be_written_is_reported_and_play_goes_on(tmp_path: Path) -> None:
@@ -115,3 +115,13 @@ def test_a_save_that_cannot_be_written_is_reported_and_play_goes_on(tmp_path: Pa
     table = play(blocker / "game.json", ["1", "1", "position"])
     assert "could not be saved" in table.text
     assert table.said[-1].strip().endswith("b - first 0/0")
+
+
+def test_typed_throws_are_logged_for_statistics_and_random_ones_are_not(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    play(save, ["PMPP", "1", "r"])  # Kendall's opening 1, its move, then a random throw
+    log = tmp_path / "throws.jsonl"
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [(line["game"], line["score"], line["source"]) for line in lines] == [
+        ("senet-kendall", 1, "typed")
+    ]
