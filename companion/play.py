@@ -25,6 +25,7 @@ Commands:
   MMPP, 3, r      the throw you see (faces, score) or r for a random throw
   1, 2, ... or 14-18   the move you made (number from the list, or its notation)
   why 14-18       may this move be played with the throw? which rule decides?
+  hint            what would the Sphinx play? the best moves and what they are worth
   undo            take back the last throw or move
   board           show the board        position   show the position notation
   new             start a new game      quit       leave (the game is saved)"""
@@ -89,6 +90,8 @@ class Session:
             self.say(f"  undone: {self.game.pop()}")
             self.save()
             self.show_board()
+        elif word == "hint":
+            self.hint()
         elif word == "why":
             self.why(rest)
         elif word == "new":
@@ -147,6 +150,16 @@ class Session:
         if ruling.rule.quote:
             self.say(f"  « {ruling.rule.quote} »")
 
+    def hint(self) -> None:
+        from companion.sphinx import Sphinx
+
+        if not self.game.legal_moves():
+            self.say("  throw first: a hint is for the throw you have")
+            return
+        hints = Sphinx(self.game.rules).hints(self.game)
+        for hint in hints[:HINTS_SHOWN]:
+            self.say(f"  {hint.move}  expected {hint.value:+.1f}  {self._what_it_does(hint.move)}")
+
     def show_board(self) -> None:
         for line in self.game.board_lines():
             self.say(f"  {line}")
@@ -170,6 +183,7 @@ class Session:
         return names[winner] if winner is not None and winner < 2 else f"player {winner}"
 
 
+HINTS_SHOWN = 3
 PLAIN_MOVE = "distance"  # the ruling of an ordinary move: not worth repeating
 _QUIET_KEYS = frozenset({PLAIN_MOVE, "extra-throw", "hand-passes"})
 

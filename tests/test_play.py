@@ -125,3 +125,10 @@ def test_typed_throws_are_logged_for_statistics_and_random_ones_are_not(tmp_path
     assert [(line["game"], line["score"], line["source"]) for line in lines] == [
         ("senet-kendall", 1, "typed")
     ]
+
+
+def test_hint_names_the_best_moves_with_their_value(tmp_path: Path) -> None:
+    table = play(tmp_path / "game.json", ["hint", "PMPP", "1", "MMPP", "hint"])
+    assert "throw first" in table.text
+    hints = [line for line in table.said if "expected" in line]
+    assert 1 <= len(hints) <= 3

@@ -1,0 +1,239 @@
+"""The Sphinx: the companion as an opponent, and hints for the players.
+
+Expectimax over the rule set's exact throw probabilities: at a throw the value is the
+expectation over every outcome; at a move the player to move takes the move best for
+them. Values are vectors, one number per player (max-n), so the same search serves two
+players and a Mehen table of six. Leaves are scored by the family's evaluation (pieces'
+progress, safety, ...), registered in :data:`EVALUATORS`; an ended game scores its result.
+
+Three levels: ``easy`` looks one move ahead and sometimes errs, ``normal`` looks at the
+opponent's reply, ``strong`` searches deeper by iterative deepening within its time.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from companion.core import PASS, Move, RaceGame, RuleSet
+from companion.errors import TurnError
+from companion.games.senet import Senet, SenetPosition
+from companion.throws import Throw
+
+Values = tuple[float, ...]
+Evaluator = Callable[[RaceGame[Any], Any], Values]
+
+WIN = 1000.0  # the value of a won game, far above any evaluation
+
+
+class Level(Enum):
+    EASY = "easy"
+    NORMAL = "normal"
+    STRONG = "strong"
+
+
+@dataclass(frozen=True)
+class LevelSettings:
+    depth: int  # moves looked ahead (the deepest search tried)
+    seconds: float  # time for iterative deepening past the first depth
+    blunder_rate: float  # chance of playing a random legal move instead
+
+
+SETTINGS = {
+    Level.EASY: LevelSettings(depth=1, seconds=0.0, blunder_rate=0.15),
+    Level.NORMAL: LevelSettings(depth=2, seconds=0.0, blunder_rate=0.0),
+    Level.STRONG: LevelSettings(depth=4, seconds=0.15, blunder_rate=0.0),
+}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A move and what the search expects of it for the player to move."""
+
+    move: Move
+    value: float  # own evaluation minus the best opponent's; WIN for a won game
+
+    def __str__(self) -> str:
+        return f"{self.move} ({self.value:+.1f})"
+
+
+class _OutOfTimeError(Exception):
+    pass
+
+
+class Sphinx:
+    """Chooses moves for the player to move; ``hints`` ranks the legal moves."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        level: Level = Level.NORMAL,
+        seed: int | None = None,
+        evaluator: Evaluator | None = None,
+    ) -> None:
+        self.rules = rules
+        self.settings = SETTINGS[level]
+        self.rng = random.Random(seed)
+        self.evaluator = evaluator or evaluator_for(rules)
+        self._scratch = rules.game()
+        self._throws = _grouped_outcomes(rules)
+        self._cache: dict[tuple[Any, int], Values] = {}
+        self._deadline = 0.0
+
+    def choose(self, game: RaceGame[Any]) -> Move:
+        """The move to play with the pending throw (or, with none, a move instead of
+        throwing when the rules offer one and it is better; else raises TurnError)."""
+        legal = game.legal_moves()
+        if not legal:
+            raise TurnError(f"the Sphinx has no move to choose: throw first ({game.fen()})")
+        if len(legal) == 1:
+            return legal[0]
+        if self.rng.random() < self.settings.blunder_rate:
+            return self.rng.choice(legal)
+        return self.hints(game)[0].move
+
+    def hints(self, game: RaceGame[Any]) -> list[Hint]:
+        """Every legal move with its expected value for the player to move, best first."""
+        position = game.position
+        legal = game.legal_moves()
+        ranked = self._ranked(position, legal, 1)
+        self._deadline = time.perf_counter() + self.settings.seconds
+        for depth in range(2, self.settings.depth + 1):
+            try:
+                ranked = self._ranked(position, legal, depth)
+            except _OutOfTimeError:
+                break
+        return ranked
+
+    # ----- search ------------------------------------------------------------------------
+    def _ranked(self, position: Any, legal: Sequence[Move], depth: int) -> list[Hint]:
+        self._cache.clear()
+        mover = position.turn
+        scored = [
+            Hint(move, _advantage(self._after_move(position, move, depth), mover)) for move in legal
+        ]
+        return sorted(scored, key=lambda hint: -hint.value)
+
+    def _after_move(self, position: Any, move: Move, depth: int) -> Values:
+        scratch = self._scratch
+        scratch.position = position
+        if position.throw is None:  # a move made instead of throwing
+            child = scratch.apply(position, move, explain=False)[0]
+        elif move == PASS:
+            child = scratch.apply_pass(position)
+        else:
+            child = scratch.apply(position, move, explain=False)[0]
+        return self._value(child, depth - 1)
+
+    def _value(self, position: Any, depth: int) -> Values:
+        """The expected values of a position where the player to move is about to throw."""
+        scratch = self._scratch
+        scratch.position = position
+        if scratch.is_over():
+            return self._result(position)
+        if depth <= 0:
+            return self.evaluator(scratch, position)
+        key = (position, depth)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if self._deadline and depth > 1 and time.perf_counter() > self._deadline:
+            raise _OutOfTimeError
+        expected = self._expected_over_throws(position, depth)
+        scratch.position = position
+        instead = scratch.legal_moves()  # moves that replace the throw (Ur's paid entry)
+        mover = position.turn
+        for move in instead:
+            values = self._after_move(position, move, depth)
+            if values[mover] > expected[mover]:
+                expected = values
+        self._cache[key] = expected
+        return expected
+
+    def _expected_over_throws(self, position: Any, depth: int) -> Values:
+        scratch = self._scratch
+        total: list[float] = []
+        for throw, probability in self._throws:
+            thrown = scratch.with_throw(position, throw)
+            values = self._best_reply(thrown, depth)
+            if not total:
+                total = [0.0] * len(values)
+            for index, value in enumerate(values):
+                total[index] += probability * value
+        return tuple(total)
+
+    def _best_reply(self, position: Any, depth: int) -> Values:
+        scratch = self._scratch
+        scratch.position = position
+        mover = position.turn
+        best: Values | None = None
+        for move in scratch.legal_moves():
+            values = self._after_move(position, move, depth)
+            if best is None or values[mover] > best[mover]:
+                best = values
+        assert best is not None  # legal_moves is never empty with a throw pending
+        return best
+
+    def _result(self, position: Any) -> Values:
+        scratch = self._scratch
+        winner = scratch.winner_of(position)
+        players = len(self.evaluator(scratch, position))
+        return tuple(WIN if player == winner else -WIN for player in range(players))
+
+
+def _advantage(values: Values, player: int) -> float:
+    others = [value for index, value in enumerate(values) if index != player]
+    return values[player] - max(others)
+
+
+def _grouped_outcomes(rules: RuleSet) -> list[tuple[Throw, float]]:
+    """Each distinct throw once, with its total probability."""
+    grouped: dict[Throw, Fraction] = {}
+    for outcome in rules.throws.outcomes():
+        grouped[outcome.throw] = grouped.get(outcome.throw, Fraction(0)) + outcome.probability
+    return [(throw, float(probability)) for throw, probability in grouped.items()]
+
+
+# ----- evaluations per family -------------------------------------------------------------
+def evaluate_senet(game: RaceGame[Any], position: SenetPosition) -> Values:
+    """Progress along the track, pieces borne off, and pairs that cannot be attacked."""
+    assert isinstance(game, Senet)
+    rules = game.rules
+    scores = []
+    for side in (0, 1):
+        squares = position.squares[side]
+        progress = sum(squares) + position.off[side] * 36.0
+        safe = sum(1 for square in squares if _next_to_own(position.board, square))
+        scores.append(progress + 2.0 * safe - 0.5 * _behind_home(squares, rules.home_row))
+    return tuple(scores)
+
+
+def _next_to_own(board: str, square: int) -> bool:
+    piece = board[square - 1]
+    before = square >= 2 and board[square - 2] == piece
+    after = square < len(board) and board[square] == piece
+    return before or after
+
+
+def _behind_home(squares: Sequence[int], home_row: int | None) -> int:
+    """Kendall's K6: pieces still short of the row from which pieces bear off."""
+    if home_row is None:
+        return 0
+    return sum(home_row - square for square in squares if square < home_row)
+
+
+EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {Senet: evaluate_senet}
+
+
+def evaluator_for(rules: RuleSet) -> Evaluator:
+    """The evaluation registered for the rule set's family."""
+    for family, evaluator in EVALUATORS.items():
+        if issubclass(rules.family, family):
+            return evaluator
+    raise TurnError(f"the Sphinx cannot play {rules.name} yet: no evaluation for its family")
