@@ -47,7 +47,7 @@ class LevelSettings:
 SETTINGS = {
     Level.EASY: LevelSettings(depth=1, seconds=0.0, blunder_rate=0.15),
     Level.NORMAL: LevelSettings(depth=2, seconds=0.0, blunder_rate=0.0),
-    Level.STRONG: LevelSettings(depth=4, seconds=0.15, blunder_rate=0.0),
+    Level.STRONG: LevelSettings(depth=4, seconds=0.1, blunder_rate=0.0),
 }
 
 
@@ -143,7 +143,7 @@ class Sphinx:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        if self._deadline and depth > 1 and time.perf_counter() > self._deadline:
+        if self._deadline and time.perf_counter() > self._deadline:
             raise _OutOfTimeError
         expected = self._expected_over_throws(position, depth)
         scratch.position = position
