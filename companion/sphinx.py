@@ -102,8 +102,10 @@ class Sphinx:
         """Every legal move with its expected value for the player to move, best first."""
         position = game.position
         legal = game.legal_moves()
+        self._deadline = 0.0  # the first depth always completes
         ranked = self._ranked(position, legal, 1)
-        self._deadline = time.perf_counter() + self.settings.seconds
+        if self.settings.seconds:
+            self._deadline = time.perf_counter() + self.settings.seconds
         for depth in range(2, self.settings.depth + 1):
             try:
                 ranked = self._ranked(position, legal, depth)
