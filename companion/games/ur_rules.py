@@ -433,8 +433,8 @@ def _token_rules() -> list[Rule]:
             SOURCE,
             PLAY,
             (
-                "Case chance {square} : +{taken} jetons.",
-                "Chance square {square}: +{taken} tokens.",
+                "Case chance {square} : prend {taken} jeton(s).",
+                "Chance square {square}: takes {taken} token(s).",
             ),
             (
                 "Le pion {piece} s'arrête sur la case chance {square} : le joueur prend "
@@ -451,8 +451,8 @@ def _token_rules() -> list[Rule]:
             SOURCE,
             PLAY,
             (
-                "Passe la case chance {square} : -{paid} jetons.",
-                "Passes chance square {square}: -{paid} tokens.",
+                "Passe la case chance {square} : paie {paid}.",
+                "Passes chance square {square}: pays {paid}.",
             ),
             (
                 "Le pion {piece} passe sur la case chance {square} sans s'y arrêter : le "
@@ -501,8 +501,8 @@ def _token_rules() -> list[Rule]:
             DECISION,
             f"{PLAY}; DECISIONS.md U8",
             (
-                "Sort sans s'arrêter en {square} : -{paid} jetons.",
-                "Off without stopping on {square}: -{paid} tokens.",
+                "Sort sans s'arrêter en {square} : paie {paid}.",
+                "Off without stopping on {square}: pays {paid}.",
             ),
             (
                 "Notre lecture : un pion qui sort sans s'être arrêté sur la case {square} "
