@@ -396,6 +396,35 @@ def undo_and_replay(game: Ur, actions: list[Action], fens: list[str], rng: rando
         assert game.fen() == fens[index + 1]
 
 
+def midgame_positions(rules: UrRules, count: int, seed: int = 1) -> list[UrPosition]:
+    """Positions with a throw pending and pieces of both sides on the board, sampled from
+    seeded random games of the policies above (for benchmarks of legal_moves)."""
+    rng = random.Random(seed)
+    positions: list[UrPosition] = []
+    game = Ur(rules)
+    policy = rng.choice(POLICIES)
+    while len(positions) < count:
+        if game.is_over():
+            game, policy = Ur(rules), rng.choice(POLICIES)
+        action = choose_action(game, policy, rng)
+        if isinstance(action, Throw):
+            game.throw(action)
+            on_board = [any(1 <= at <= 16 for at in side) for side in game.position.pieces]
+            if all(on_board) and rng.random() < 0.2:
+                positions.append(game.position)
+        else:
+            game.push_fast(action)
+    return positions
+
+
+def test_legal_moves_on_midgame_positions() -> None:
+    rules = board_rules(1)
+    game = rules.game()
+    for position in midgame_positions(rules, 200):
+        game.position = position
+        assert {str(m) for m in game.legal_moves()} == expected_moves(position)
+
+
 def board_rules(layout: int) -> UrRules:
     rules = games.get("ur-tablet")
     assert isinstance(rules, UrRules)
