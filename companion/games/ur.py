@@ -301,6 +301,11 @@ class UrRules(RuleSet):
             raise ValueError(f"layout={self.layout} is no board (boards: {boards})")
         if len(self.entry_throws) != len(self.entry_squares):
             raise ValueError("every piece needs an entry throw and an entry square")
+        squares = {*self.entry_squares, *self.chance_squares, self.bear_off_square}
+        if not squares <= set(range(1, TRACK + 1)) or len(set(self.entry_squares)) != len(
+            self.entry_squares
+        ):
+            raise ValueError(f"entry squares are distinct squares 1-{TRACK}, as are the others")
 
     @property
     def pieces(self) -> int:
@@ -446,27 +451,8 @@ class Ur(RaceGame[UrPosition]):
         """The physical board, row 1 (white's side) on top, pieces on their cells
         (``W3`` white's piece 3, ``*`` a rosette, ``.`` an empty cell), then the tokens."""
         position = self.position
-        layout = LAYOUTS[position.layout]
-        rosettes = {
-            layout.cell(side, square)
-            for side in (WHITE, BLACK)
-            for square in self.rules.chance_squares
-        }
-        occupant: dict[str, str] = {}
-        for side, pieces in enumerate(position.pieces):
-            for number, square in enumerate(pieces, 1):
-                if 1 <= square <= TRACK:
-                    occupant[layout.cell(side, square)] = f"{'WB'[side]}{number}"
-        lines = ["   " + " ".join(f"{column:>2}" for column in layout.columns)]
-        for row in "123":
-            cells = []
-            for column in layout.columns:
-                cell = column + row
-                mark = "*" if cell in rosettes else "."
-                cells.append(occupant.get(cell, mark) if cell in layout.cells else "")
-            lines.append(f"{row}  " + " ".join(f"{c:>2}" for c in cells).rstrip())
-        for side in (WHITE, BLACK):
-            lines.append(_side_summary(position, side))
+        lines = _grid(LAYOUTS[position.layout], position, self.rules.chance_squares)
+        lines += [_side_summary(position, side) for side in (WHITE, BLACK)]
         lines.append(f"pot: {position.pot}")
         if position.skip is not None:
             lines.append(f"{SIDE_WORDS['en'][position.skip]} skips its next turn (U9)")
@@ -805,6 +791,21 @@ def _where_text(square: int) -> str:
     if square == BORNE_OFF:
         return "off"
     return str(square)
+
+
+def _grid(layout: Layout, position: UrPosition, chance_squares: frozenset[int]) -> list[str]:
+    """The board's cells by row and column, each piece on its cell."""
+    rosettes = {layout.cell(side, square) for side in (WHITE, BLACK) for square in chance_squares}
+    marks = {cell: "*" if cell in rosettes else "." for cell in layout.cells}
+    for side, pieces in enumerate(position.pieces):
+        for number, square in enumerate(pieces, 1):
+            if 1 <= square <= TRACK:
+                marks[layout.cell(side, square)] = f"{'WB'[side]}{number}"
+    lines = ["   " + " ".join(f"{column:>2}" for column in layout.columns)]
+    for row in "123":
+        cells = (marks.get(column + row, "") for column in layout.columns)
+        lines.append(f"{row}  " + " ".join(f"{cell:>2}" for cell in cells).rstrip())
+    return lines
 
 
 def _side_summary(position: UrPosition, side: int) -> str:
