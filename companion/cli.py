@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from companion import games
 from companion.core import Move, RaceGame, RuleSet
 from companion.errors import CompanionError, NotationError
-from companion.play import PLAIN_MOVE, run_session
+from companion.play import PLAIN_MOVE, run_session, throw_label
 from companion.rules import Ruling
 from companion.throws import Throw
 
@@ -64,7 +64,11 @@ def _parser() -> argparse.ArgumentParser:
 
     moves = commands.add_parser("moves", help="the legal moves for a throw")
     moves.add_argument("game", metavar="GAME")
-    moves.add_argument("throw", metavar="THROW", help="what the implements show, or a score")
+    moves.add_argument(
+        "throw",
+        metavar="THROW",
+        help="what the implements show, or a score; '-': moves made instead of a throw",
+    )
     moves.add_argument("--position", metavar="P", help="position in notation (default: start)")
     _add_output_options(moves)
     _add_rule_options(moves)
@@ -72,7 +76,11 @@ def _parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="is this move legal? which rule decides?")
     check.add_argument("game", metavar="GAME")
-    check.add_argument("throw", metavar="THROW", help="what the implements show, or a score")
+    check.add_argument(
+        "throw",
+        metavar="THROW",
+        help="what the implements show, or a score; '-': moves made instead of a throw",
+    )
     check.add_argument("move", metavar="MOVE", help="e.g. 14-18, 26-off, pass")
     check.add_argument("--position", metavar="P", required=True, help="position in notation")
     _add_output_options(check)
@@ -154,14 +162,23 @@ def _throw(args: argparse.Namespace) -> int:
         )
     else:
         consequence = "throw again" if throw.extra_turn else "pass the hand"
-        print(f"{throw}: {consequence} (probability {probability})")
+        print(f"{throw_label(throw)}: {consequence} (probability {probability})")
     return EXIT_OK
 
 
-def _game_with_throw(args: argparse.Namespace) -> tuple[AnyGame, Throw]:
+NO_THROW = "-"  # THROW for the moves a player may make instead of throwing (Ur: pay-6)
+
+
+def _game_with_throw(args: argparse.Namespace) -> tuple[AnyGame, Throw | None]:
     game = _rules(args.game, getattr(args, "option", ())).game(args.position)
-    throw = game.set_throw(args.throw)
-    return game, throw
+    if args.throw.strip() != NO_THROW:
+        return game, game.set_throw(args.throw)
+    if game.position.throw is not None:
+        raise NotationError(
+            f"THROW '-' asks for moves made instead of a throw: the position must have no "
+            f"throw pending ({game.fen()})"
+        )
+    return game, None
 
 
 class _Listed(NamedTuple):
@@ -182,7 +199,7 @@ def _moves(args: argparse.Namespace) -> int:
             {
                 "game": game.rules.name,
                 "position": game.fen(),
-                "throw": game.rules.throw_record(throw),
+                "throw": None if throw is None else game.rules.throw_record(throw),
                 "to_move": game.turn_label("en"),
                 "moves": [
                     {
@@ -196,9 +213,11 @@ def _moves(args: argparse.Namespace) -> int:
         )
         return EXIT_OK
     if args.lang == "fr":
-        print(f"{game.rules.name} : {game.turn_label('fr')} jouent un {throw}")
+        what = "au lieu de lancer" if throw is None else f"un {throw}"
+        print(f"{game.rules.name} : {game.turn_label('fr')} jouent {what}")
     else:
-        print(f"{game.rules.name}: {game.turn_label('en')} to play a {throw}")
+        what = "instead of throwing" if throw is None else f"a {throw}"
+        print(f"{game.rules.name}: {game.turn_label('en')} to play {what}")
     print(f"position: {game.fen()}")
     for entry in listed:
         does = "; ".join(r.short(args.lang) for r in entry.effects if r.rule.key != PLAIN_MOVE)
@@ -217,7 +236,7 @@ def _check(args: argparse.Namespace) -> int:
             {
                 "game": game.rules.name,
                 "position": game.fen(),
-                "throw": game.rules.throw_record(throw)["score"],
+                "throw": None if throw is None else game.rules.throw_record(throw)["score"],
             }
         )
         _print_json(record)

@@ -203,8 +203,8 @@ class RaceGame(ABC, Generic[P]):
 
     Hooks for a family: :meth:`initial_position`, :meth:`parse_position`,
     :meth:`format_position`, :meth:`tiers`, :meth:`shape_ruling`, :meth:`apply`,
-    :meth:`winner_of`; optionally :meth:`pass_ruling`, :meth:`preference` and
-    :meth:`with_throw`.
+    :meth:`winner_of`; optionally :meth:`pass_ruling`, :meth:`pass_effects`,
+    :meth:`preference` and :meth:`with_throw`.
     """
 
     def __init__(self, rules: RuleSet, position: str | P | None = None) -> None:
@@ -266,6 +266,12 @@ class RaceGame(ABC, Generic[P]):
         verdict = Verdict.ALLOWS if allowed else Verdict.FORBIDS
         return self.rules.rules.ruling("pass", verdict)
 
+    def pass_effects(self, position: P) -> list[Ruling]:
+        """What an allowed pass does besides passing the hand (Ur: a token paid), for
+        :meth:`explain` and :meth:`push`; :meth:`apply_pass` must do the same (none by
+        default)."""
+        return []
+
     def preference(self, position: P, move: Move, legal: Sequence[Move]) -> Ruling | None:
         """A rule that excludes some moves once the legal ones are known (none by default)."""
         return None
@@ -315,7 +321,8 @@ class RaceGame(ABC, Generic[P]):
         legal_now = self.legal_moves()
         if move == PASS:
             allowed = legal_now == [PASS]
-            return Explanation(move, allowed, (self.pass_ruling(position, allowed),))
+            effects = self.pass_effects(position) if allowed else []
+            return Explanation(move, allowed, (self.pass_ruling(position, allowed), *effects))
         forbidding = self._forbidding_ruling(position, move, legal_now)
         if forbidding is not None:
             return Explanation(move, False, (forbidding,))

@@ -88,7 +88,10 @@ def _worth(game: AnyGame, move: Move) -> tuple[int, int]:
 
 def _tell_a_dispute(game: AnyGame, moves: list[Move], lang: str) -> bool:
     """Show the ruling on one tempting move the rules forbid, once per demo."""
-    side_squares = game.position.squares[game.position.turn]
+    squares = getattr(game.position, "squares", None)  # Senet's; other families tell none
+    if squares is None:
+        return False
+    side_squares = squares[game.position.turn]
     throw = game.position.throw
     for start in side_squares:
         candidate = Move(start, start + throw)

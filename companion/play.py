@@ -14,9 +14,10 @@ from typing import Any
 
 from companion import games, savefile, throwlog
 from companion.core import PASS, Move, RaceGame, RuleSet
-from companion.errors import CompanionError, SaveFileError
+from companion.errors import CompanionError, NotationError, SaveFileError
 from companion.notation import is_number
 from companion.rules import Ruling
+from companion.throws import Throw
 
 AnyGame = RaceGame[Any]
 
@@ -24,6 +25,7 @@ HELP = """\
 Commands:
   MMPP, 3, r      the throw you see (faces, score) or r for a random throw
   1, 2, ... or 14-18   the move you made (number from the list, or its notation)
+  pay-6           before throwing: a move made instead of the throw (Ur: pay to enter)
   why 14-18       may this move be played with the throw? which rule decides?
   hint            what would the Sphinx play? the best moves and what they are worth
   undo            take back the last throw or move
@@ -100,9 +102,20 @@ class Session:
             self.save()
             self.show_board()
         elif self.game.position.throw is None:
-            self.throw(line)
+            self.throw_or_move(line)
         else:
             self.move(line)
+
+    def throw_or_move(self, text: str) -> None:
+        """With no throw pending: the throw seen, or a move made instead of throwing."""
+        try:
+            self.throw(text)
+        except NotationError as not_a_throw:
+            try:
+                Move.parse(text)
+            except NotationError:
+                raise not_a_throw from None
+            self.move(text)
 
     def throw(self, text: str) -> None:
         game = self.game
@@ -113,7 +126,7 @@ class Session:
         if typed and self.throw_log is not None:
             throwlog.record(self.throw_log, game.rules.name, throw, source="typed")
         consequence = "throw again" if throw.extra_turn else "pass the hand"
-        self.say(f"  {throw}: {consequence} after the move")
+        self.say(f"  {throw_label(throw)}: {consequence} after the move")
         self.list_moves()
 
     def list_moves(self) -> None:
@@ -163,6 +176,9 @@ class Session:
     def show_board(self) -> None:
         for line in self.game.board_lines():
             self.say(f"  {line}")
+        if self.game.position.throw is None:  # moves that may replace the throw
+            for move in self.game.legal_moves():
+                self.say(f"  instead of throwing: {move}  {self._what_it_does(move)}")
 
     def save(self) -> None:
         savefile.save(self.game, self.save_path, self.start)
@@ -184,6 +200,14 @@ class Session:
 
 
 HINTS_SHOWN = 3
+
+
+def throw_label(throw: Throw) -> str:
+    """The throw as read, with its score when the reading does not show it: 3+yes (7)."""
+    shown = str(throw)
+    return shown if throw.dice or shown == str(throw.score) else f"{shown} ({throw.score})"
+
+
 PLAIN_MOVE = "distance"  # the ruling of an ordinary move: not worth repeating
 _QUIET_KEYS = frozenset({PLAIN_MOVE, "extra-throw", "hand-passes"})
 

@@ -18,6 +18,7 @@ DECISIONS = Path(__file__).resolve().parents[2] / "shared" / "rules" / "DECISION
 EXPECTED_IDS: dict[str, list[str]] = {
     "senet-migo": [f"S{n}" for n in range(1, 12)],
     "senet-kendall": [f"K{n}" for n in range(1, 9)],
+    "ur-tablet": [f"U{n}" for n in range(1, 12)],
 }
 
 SAMPLE = "88"  # a 2-digit value for every placeholder of a short text

@@ -5,8 +5,11 @@ from __future__ import annotations
 from companion.core import RuleSet
 from companion.errors import UnknownGameError
 from companion.games.senet_rules import SENET_KENDALL, SENET_MIGO
+from companion.games.ur_rules import UR_TABLET
 
-_REGISTRY: dict[str, RuleSet] = {rules.name: rules for rules in (SENET_MIGO, SENET_KENDALL)}
+_REGISTRY: dict[str, RuleSet] = {
+    rules.name: rules for rules in (SENET_MIGO, SENET_KENDALL, UR_TABLET)
+}
 
 
 def names() -> list[str]:
