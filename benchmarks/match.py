@@ -22,6 +22,7 @@ from typing import Any
 
 from companion import games
 from companion.core import IN, PASS, Move, RaceGame
+from companion.randomplay import random_action
 from companion.sphinx import Level, Sphinx
 from companion.throwstats import wilson_interval
 
@@ -68,15 +69,21 @@ def _chooser(kind: str, rules: Any, seed: int, tally: Tally) -> Chooser:
         return lambda game: rng.choice(game.legal_moves())
     if kind == "greedy":
         return greedy_chooser(rng)
-    sphinx = Sphinx(rules, level=Level(kind), seed=seed)
+    return SphinxChooser(Sphinx(rules, level=Level(kind), seed=seed), tally)
 
-    def choose(game: RaceGame[Any]) -> Move:
+
+class SphinxChooser:
+    """The Sphinx as a player, timing its decisions."""
+
+    def __init__(self, sphinx: Sphinx, tally: Tally) -> None:
+        self.sphinx = sphinx
+        self.tally = tally
+
+    def __call__(self, game: RaceGame[Any]) -> Move:
         began = time.perf_counter()
-        move = sphinx.choose(game)
-        tally.decision_seconds.append(time.perf_counter() - began)
+        move = self.sphinx.choose(game)
+        self.tally.decision_seconds.append(time.perf_counter() - began)
         return move
-
-    return choose
 
 
 def play_block(name: str, first: str, second: str, seeds: range) -> Tally:
@@ -85,22 +92,39 @@ def play_block(name: str, first: str, second: str, seeds: range) -> Tally:
     tally = Tally()
     for seed in seeds:
         dice = random.Random(seed)
-        players = (
-            _chooser(first, rules, seed, tally),
-            _chooser(second, rules, seed + 1, Tally()),
+        seated = (
+            (first, _chooser(first, rules, seed, tally)),
+            (second, _chooser(second, rules, seed + 1, Tally())),
         )
         first_side = seed % 2  # seats alternate
         game = rules.game()
         while not game.is_over():
-            legal = game.legal_moves()
-            if not legal:
-                game.throw(game.random_throw(dice))
+            kind, player = seated[0] if game.position.turn == first_side else seated[1]
+            if game.position.throw is None:
+                _before_throw(game, kind, player, dice)
                 continue
-            player = players[0] if game.position.turn == first_side else players[1]
             game.push_fast(player(game))
         tally.games += 1
         tally.wins += game.winner() == first_side
     return tally
+
+
+def _before_throw(game: RaceGame[Any], kind: str, player: Chooser, dice: random.Random) -> None:
+    """Throw, or act instead where the rules allow it: the Sphinx weighs it, the random
+    player acts at random play's rate, the greedy player always throws."""
+    if kind == "random":
+        random_action(game, dice)
+        return
+    option = ""
+    if isinstance(player, SphinxChooser):
+        move, option = player.sphinx.before_throw(game)
+        if move is not None:
+            game.push_fast(move)
+            return
+    options = game.throw_options(game.position)
+    outcomes = options.get(option) or next(iter(options.values()))
+    weights = [float(outcome.probability) for outcome in outcomes]
+    game.throw(dice.choices(outcomes, weights)[0].throw)
 
 
 def run(name: str, first: str, second: str, count: int, jobs: int) -> Tally:

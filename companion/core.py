@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, cast
 from companion.errors import IllegalMoveError, NotationError, TurnError
 from companion.notation import is_number
 from companion.rules import Explanation, RuleBook, Ruling, Verdict
-from companion.throws import Throw, ThrowTable
+from companion.throws import Outcome, Throw, ThrowTable
 
 IN = 0  # a move's start when a piece enters the board
 OFF = -1  # a move's end when a piece leaves the board (borne off)
@@ -275,6 +275,11 @@ class RaceGame(ABC, Generic[P]):
     def preference(self, position: P, move: Move, legal: Sequence[Move]) -> Ruling | None:
         """A rule that excludes some moves once the legal ones are known (none by default)."""
         return None
+
+    def throw_options(self, position: P) -> Mapping[str, Sequence[Outcome]]:
+        """The ways the player to move may throw (Ur: the die alone or with the stick), each
+        with its outcomes and their exact probabilities; one way by default."""
+        return {"": self.rules.throws.outcomes()}
 
     def before_throw(self, position: P) -> Tier | None:
         """Moves a player may make instead of throwing (Ur: pay to enter a piece), or None.

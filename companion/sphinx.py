@@ -23,7 +23,8 @@ from typing import Any
 from companion.core import PASS, Move, RaceGame, RuleSet
 from companion.errors import TurnError
 from companion.games.senet import Senet, SenetPosition
-from companion.throws import Throw
+from companion.games.ur import BORNE_OFF, Ur, UrPosition
+from companion.throws import Outcome, Throw
 
 Values = tuple[float, ...]
 Evaluator = Callable[[RaceGame[Any], Any], Values]
@@ -82,8 +83,8 @@ class Sphinx:
         self.rng = random.Random(seed)
         self.evaluator = evaluator or evaluator_for(rules)
         self._scratch = rules.game()
-        self._throws = _grouped_outcomes(rules)
         self._cache: dict[tuple[Any, int], Values] = {}
+        self._grouped: dict[tuple[Outcome, ...], list[tuple[Throw, float]]] = {}
         self._deadline = 0.0
 
     def choose(self, game: RaceGame[Any]) -> Move:
@@ -97,6 +98,31 @@ class Sphinx:
         if self.rng.random() < self.settings.blunder_rate:
             return self.rng.choice(legal)
         return self.hints(game)[0].move
+
+    def before_throw(self, game: RaceGame[Any]) -> tuple[Move | None, str]:
+        """With no throw pending: the move to make instead of throwing (None: throw), and
+        the best way to throw (a key of the game's ``throw_options``)."""
+        position = game.position
+        if position.throw is not None or game.is_over():
+            raise TurnError(f"the Sphinx decides before a throw only ({game.fen()})")
+        depth = min(self.settings.depth, 2)
+        self._deadline = 0.0
+        self._cache.clear()
+        mover = position.turn
+        self._scratch.position = position
+        options = self._scratch.throw_options(position)
+        valued = {
+            name: self._expectation(position, _grouped(outcomes), depth)[mover]
+            for name, outcomes in options.items()
+        }
+        best_option = max(valued, key=lambda name: valued[name])
+        best_move: Move | None = None
+        best_value = valued[best_option]
+        for move in game.legal_moves():
+            value = self._after_move(position, move, depth)[mover]
+            if value > best_value:
+                best_move, best_value = move, value
+        return best_move, best_option
 
     def hints(self, game: RaceGame[Any]) -> list[Hint]:
         """Every legal move with its expected value for the player to move, best first."""
@@ -159,9 +185,34 @@ class Sphinx:
         return expected
 
     def _expected_over_throws(self, position: Any, depth: int) -> Values:
+        """The best way to throw for the player to move (most rule sets have one), with
+        the expectation over its outcomes."""
+        best: Values | None = None
+        mover = position.turn
+        for outcomes in self._throw_options(position):
+            values = self._expectation(position, outcomes, depth)
+            if best is None or values[mover] > best[mover]:
+                best = values
+        assert best is not None
+        return best
+
+    def _throw_options(self, position: Any) -> list[list[tuple[Throw, float]]]:
+        self._scratch.position = position
+        options = []
+        for outcomes in self._scratch.throw_options(position).values():
+            key = tuple(outcomes)
+            grouped = self._grouped.get(key)
+            if grouped is None:
+                grouped = self._grouped[key] = _grouped(outcomes)
+            options.append(grouped)
+        return options
+
+    def _expectation(
+        self, position: Any, outcomes: list[tuple[Throw, float]], depth: int
+    ) -> Values:
         scratch = self._scratch
         total: list[float] = []
-        for throw, probability in self._throws:
+        for throw, probability in outcomes:
             thrown = scratch.with_throw(position, throw)
             values = self._best_reply(thrown, depth)
             if not total:
@@ -194,10 +245,10 @@ def _advantage(values: Values, player: int) -> float:
     return values[player] - max(others)
 
 
-def _grouped_outcomes(rules: RuleSet) -> list[tuple[Throw, float]]:
+def _grouped(outcomes: Sequence[Outcome]) -> list[tuple[Throw, float]]:
     """Each distinct throw once, with its total probability."""
     grouped: dict[Throw, Fraction] = {}
-    for outcome in rules.throws.outcomes():
+    for outcome in outcomes:
         grouped[outcome.throw] = grouped.get(outcome.throw, Fraction(0)) + outcome.probability
     return [(throw, float(probability)) for throw, probability in grouped.items()]
 
@@ -230,7 +281,21 @@ def _behind_home(squares: Sequence[int], home_row: int | None) -> int:
     return sum(home_row - square for square in squares if square < home_row)
 
 
-EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {Senet: evaluate_senet}
+def evaluate_ur(game: RaceGame[Any], position: UrPosition) -> Values:
+    """Progress of the five pieces (borne off counts most), then tokens (U11 settles them)."""
+    scores = []
+    for side in (0, 1):
+        progress = 0.0
+        for square in position.pieces[side]:
+            if square == BORNE_OFF:
+                progress += square + 4.0
+            elif square > 0:
+                progress += square
+        scores.append(progress + 0.3 * position.tokens[side])
+    return tuple(scores)
+
+
+EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {Senet: evaluate_senet, Ur: evaluate_ur}
 
 
 def evaluator_for(rules: RuleSet) -> Evaluator:

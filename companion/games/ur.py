@@ -471,6 +471,14 @@ class Ur(RaceGame[UrPosition]):
     def tiers(self, position: UrPosition) -> Iterator[Tier]:
         yield Tier(self._candidates(position), lambda move: self._move_ruling(position, move))
 
+    def throw_options(self, position: UrPosition) -> Mapping[str, Sequence[Outcome]]:
+        """U2: the player chooses before each throw whether to add the stick."""
+        table = self.rules.throws
+        return {
+            "die": table.outcomes_with(stick=False),
+            "die+stick": table.outcomes_with(stick=True),
+        }
+
     def before_throw(self, position: UrPosition) -> Tier:
         """U4: paying the pot to enter a piece replaces the throw."""
         return Tier(self.rules.pay_moves, lambda move: self._pay_ruling(position, move))
