@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from companion.core import RuleSet
 from companion.errors import UnknownGameError
+from companion.games.mehen_rules import MEHEN
 from companion.games.senet_rules import SENET_KENDALL, SENET_MIGO
 
-_REGISTRY: dict[str, RuleSet] = {rules.name: rules for rules in (SENET_MIGO, SENET_KENDALL)}
+_REGISTRY: dict[str, RuleSet] = {rules.name: rules for rules in (SENET_MIGO, SENET_KENDALL, MEHEN)}
 
 
 def names() -> list[str]:
