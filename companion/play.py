@@ -24,6 +24,7 @@ HELP = """\
 Commands:
   MMPP, 3, r      the throw you see (faces, score) or r for a random throw
   1, 2, ... or 14-18   the move you made (number from the list, or its notation)
+  end             (Mehen, before a throw) the players agree to end the game
   why 14-18       may this move be played with the throw? which rule decides?
   undo            take back the last throw or move
   board           show the board        position   show the position notation
@@ -58,7 +59,7 @@ class Session:
         self.show_board()
         while True:
             if self.game.is_over():
-                self.say(f"Game over: {self._winner_text()} wins. Type 'undo', 'new' or 'quit'.")
+                self.say(f"Game over: {self.game.result_text()}. Type 'undo', 'new' or 'quit'.")
             prompt = self._prompt()
             try:
                 line = self.ask(prompt).strip()
@@ -94,7 +95,7 @@ class Session:
             self.start = self.game.fen()
             self.save()
             self.show_board()
-        elif self.game.position.throw is None:
+        elif self.game.position.throw is None and not self._instead_of_throwing(line):
             self.throw(line)
         else:
             self.move(line)
@@ -161,10 +162,9 @@ class Session:
             return f"[{who}] throw> "
         return f"[{who}, {self.game.position.throw}] move> "
 
-    def _winner_text(self) -> str:
-        winner = self.game.winner()
-        names = ("white", "black")
-        return names[winner] if winner is not None and winner < 2 else f"player {winner}"
+    def _instead_of_throwing(self, line: str) -> bool:
+        """Whether ``line`` is a move the game offers instead of a throw (Mehen's 'end')."""
+        return line.lower() in {str(move) for move in self.game.legal_moves()}
 
 
 PLAIN_MOVE = "distance"  # the ruling of an ordinary move: not worth repeating
