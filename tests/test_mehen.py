@@ -10,7 +10,6 @@ the engine.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -34,10 +33,10 @@ CASES = read_cases(NAME)
 START_88 = "88 -/86/- r:6:wait:-,b:6:wait:- r - play"
 
 
-def mehen(**options: int) -> MehenRules:
+def mehen() -> MehenRules:
     rules = games.get(NAME)
     assert isinstance(rules, MehenRules)
-    return replace(rules, **options) if options else rules
+    return rules
 
 
 # ----- rule cases ----------------------------------------------------------------------------

@@ -293,7 +293,19 @@ SQUARE_TOKENS = (
 )
 MOVE_KINDS = ("", "", "p", "pay", "P", "in", "-", "x1", "toolongakind")
 MOVE_SEPARATORS = ("-", "-", "--", "–", "—", " - ", "", "_", " ")
-MOVE_WORDS = ("pass", "PASS", " Pass ", "start", "START", "pas", "passs", "start-1", "pass-", "end", " End")
+MOVE_WORDS = (
+    "pass",
+    "PASS",
+    " Pass ",
+    "start",
+    "START",
+    "pas",
+    "passs",
+    "start-1",
+    "pass-",
+    "end",
+    " End",
+)
 
 
 @st.composite
