@@ -318,3 +318,14 @@ def test_moves_listed_in_play_read_back_as_moves() -> None:
     game = mehen().game("20 -/8R7r1/rrrrr r:0:on:-,b:6:wait:- r 3 play")
     assert sorted(map(str, game.legal_moves())) == ["p10-16", "p10-4"]
     assert all(Move.parse(str(move)) == move for move in game.legal_moves())
+
+
+LEGAL_CASES = [case for case in CASES if case.kind.value == "legal"]
+
+
+@pytest.mark.parametrize("case", LEGAL_CASES, ids=[case.name for case in LEGAL_CASES])
+def test_every_ruling_of_a_case_reads_in_both_languages(case: Case) -> None:
+    game = mehen().game(case.position)
+    for ruling in game.explain(Move.parse(case.move)).rulings:
+        for lang in ("fr", "en"):
+            assert "{" not in ruling.short(lang) + ruling.long(lang), ruling

@@ -29,7 +29,7 @@ from companion.games.mehen_position import (
     result_texts,
     seat_name,
 )
-from companion.rules import Ruling
+from companion.rules import Ruling, Verdict
 from companion.throws import StickTable, Throw
 
 
@@ -301,9 +301,9 @@ class Mehen(RaceGame[MehenPosition]):
             return book.forbids("predator-centre", length=position.length, double=double)
         return book.forbids("predator-distance", throw=throw, double=double)
 
-    def _distance(self, throw: int) -> Ruling:
+    def _distance(self, throw: int, verdict: Verdict = Verdict.FORBIDS) -> Ruling:
         double = self.rules.predator_factor * throw
-        return self.rules.rules.forbids("distance", throw=throw, double=double)
+        return self.rules.rules.ruling("distance", verdict, throw=throw, double=double)
 
     # ----- what a move does --------------------------------------------------------------
     def apply(
@@ -358,7 +358,7 @@ class Mehen(RaceGame[MehenPosition]):
             elif end == length:
                 effects.append(book.allows("centre", length=length))
             else:
-                effects.append(book.allows("distance", throw=throw))
+                effects.append(self._distance(throw or 0, Verdict.ALLOWS))
         if end == TAIL:
             tail = _bump(tail, seat, 1)
         elif end == length:

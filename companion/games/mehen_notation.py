@@ -9,6 +9,7 @@ The format is described, with examples, in ``docs/notation.md``.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from companion.errors import NotationError
@@ -50,29 +51,27 @@ def format_position(position: MehenPosition) -> str:
 
 def _cell_text(position: MehenPosition, square: int, counts: tuple[int, ...]) -> str:
     """The pieces on the tail or the centre, seat by seat: simple pieces, then predator."""
+    predators = position.predators
+    if square not in predators and not any(counts):
+        return NOBODY
     text = ""
-    for seat in range(position.players):
-        text += LETTERS[seat] * counts[seat]
-        if position.predators[seat] == square:
+    for seat, count in enumerate(counts):
+        text += LETTERS[seat] * count
+        if predators[seat] == square:
             text += LETTERS[seat].upper()
-    return text or NOBODY
+    return text
 
 
 def _runs(track: str) -> str:
     """Squares between tail and centre: a letter per piece, a number per run of empties."""
-    text: list[str] = []
-    empties = 0
-    for cell in track:
-        if cell == EMPTY:
-            empties += 1
-            continue
-        if empties:
-            text.append(str(empties))
-            empties = 0
-        text.append(cell)
-    if empties:
-        text.append(str(empties))
-    return "".join(text)
+    return _EMPTY_RUN.sub(_run_length, track)
+
+
+_EMPTY_RUN = re.compile(r"\.+")
+
+
+def _run_length(run: re.Match[str]) -> str:
+    return str(run.end() - run.start())
 
 
 def _seat_text(position: MehenPosition, seat: int) -> str:

@@ -193,6 +193,13 @@ def _board_and_throw_rules() -> list[Rule]:
             ),
             quote="Le nombre de points obtenu peut être joué avec n'importe quel pion de sa "
             "couleur, mais ne peut pas être réparti entre plusieurs pions.",
+            allowed=(
+                ("Le pion avance de {throw}.", "The piece moves {throw} squares."),
+                (
+                    "Le lancer ({throw}) fait avancer ce seul pion d'exactement {throw} cases.",
+                    "The throw ({throw}) moves this one piece exactly {throw} squares.",
+                ),
+            ),
         ),
         _rule(
             "predator-distance",
