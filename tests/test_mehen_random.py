@@ -25,7 +25,8 @@ import pytest
 from companion import games
 from companion.core import END, IN, OFF, PASS, START, Action, Move
 from companion.errors import IllegalMoveError, TurnError
-from companion.games.mehen import Mehen, MehenPosition, MehenRules
+from companion.games.mehen import Mehen, MehenRules
+from companion.games.mehen_position import MehenPosition
 from companion.rules import Verdict
 from companion.throws import Throw
 
