@@ -6,7 +6,7 @@ Kept apart from the game class so that the notation (``mehen_notation``) and the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 # Seats in seating order: the colour each takes, its letter in the notation (upper case
 # for its predator), and its names.
@@ -49,20 +49,37 @@ class MehenPosition:
         return len(self.to_enter)
 
     def with_turn(self, turn: int, throw: int | None) -> MehenPosition:
-        """The same board with another seat to act or throw pending (shares derived data)."""
-        position = replace(self, turn=turn, throw=throw)
-        # Keys ending in "_" hold data derived from the board alone: share them.
-        position.__dict__.update({k: v for k, v in self.__dict__.items() if k.endswith("_")})
+        """The same pieces with another seat to act or throw pending (shares derived data)."""
+        position = MehenPosition(
+            self.length,
+            self.board,
+            self.tail,
+            self.centre,
+            self.predators,
+            self.to_enter,
+            self.eaten,
+            turn,
+            throw,
+            self.agreed,
+        )
+        position.__dict__[_DERIVED] = self._derived()
         return position
 
-    # Derived data is kept in the instance dictionary (cached_property takes a lock).
+    # Data derived from the pieces alone (not from the turn or the throw) is computed once
+    # and shared by with_turn; kept in the instance dictionary (cached_property takes a lock).
+    def _derived(self) -> dict[str, object]:
+        derived: dict[str, object] | None = self.__dict__.get(_DERIVED)
+        if derived is None:
+            derived = self.__dict__[_DERIVED] = {}
+        return derived
+
     def track_squares(self, seat: int) -> tuple[int, ...]:
         """Squares strictly between the tail and the centre holding the seat's simple pieces."""
-        key = f"track{seat}_"
-        squares: tuple[int, ...] | None = self.__dict__.get(key)
+        derived = self._derived()
+        squares = derived.get(LETTERS[seat])
         if squares is None:
-            squares = _find_all(self.board, LETTERS[seat])
-            self.__dict__[key] = squares
+            squares = derived[LETTERS[seat]] = _find_all(self.board, LETTERS[seat])
+        assert isinstance(squares, tuple)
         return squares
 
     def pieces_in_play(self, seat: int) -> int:
@@ -84,14 +101,23 @@ class MehenPosition:
 
     def finished(self) -> bool:
         """M10: every predator has left the board or can never be released."""
-        predators = self.predators
-        return all(
-            predators[seat] == GONE or (predators[seat] == WAITING and not self.can_release(seat))
-            for seat in range(self.players)
-        )
+        derived = self._derived()
+        finished = derived.get(_FINISHED)
+        if finished is None:
+            predators = self.predators
+            finished = derived[_FINISHED] = all(
+                predators[seat] == GONE
+                or (predators[seat] == WAITING and not self.can_release(seat))
+                for seat in range(self.players)
+            )
+        return bool(finished)
 
     def is_over(self) -> bool:
         return self.agreed or self.finished()
+
+
+_DERIVED = "derived_"
+_FINISHED = "finished"
 
 
 def _find_all(board: str, piece: str) -> tuple[int, ...]:
