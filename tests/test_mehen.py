@@ -329,3 +329,61 @@ def test_every_ruling_of_a_case_reads_in_both_languages(case: Case) -> None:
     for ruling in game.explain(Move.parse(case.move)).rulings:
         for lang in ("fr", "en"):
             assert "{" not in ruling.short(lang) + ruling.long(lang), ruling
+
+
+# ----- docs/notation.md ----------------------------------------------------------------------
+NOTATION = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
+
+
+def notation_section() -> str:
+    text = NOTATION.read_text(encoding="utf-8")
+    return text[text.index("## Mehen (mehen)") : text.index("## Other rule sets")]
+
+
+def documented_positions() -> list[str]:
+    """Lines of the section's code blocks written as positions (they start with a length)."""
+    blocks = notation_section().split("```")[1::2]
+    lines = [line.strip() for block in blocks for line in block.splitlines()]
+    return [line for line in lines if line[:1].isdigit() and len(line.split()) == 6]
+
+
+def test_the_documented_positions_read_back_exactly() -> None:
+    positions = documented_positions()
+    assert len(positions) >= 6
+    for text in positions:
+        assert mehen().game(text).fen() == text
+
+
+def test_the_documented_examples_say_what_the_rules_do() -> None:
+    early, swapped, *_ = documented_positions()[2:]
+    game = mehen().game(early)
+    assert sorted(map(str, game.legal_moves())) == ["1-3", "5-7"]
+    game.set_throw(3)
+    game.push("5-8")
+    assert game.fen() == swapped
+    hunt = "20 -/10b3R3/rrrrrr r:0:on:-,b:5:wait:- r 2 play"
+    eaten = "20 -/10R7/rrrrrr r:0:on:b,b:5:wait:- b - play"
+    assert {hunt, eaten} <= set(documented_positions())
+    game = mehen().game(hunt)
+    assert sorted(map(str, game.legal_moves())) == ["p16-12", "p16-20"]
+    game.push("p16-12")
+    assert game.fen() == eaten
+    end = mehen().game("20 -/18/rrrrrrbbbb r:0:out:bb,b:0:out:- b - over")
+    assert end.is_over() and end.winner() == 0
+    assert [end.position.score(seat) for seat in (0, 1)] == [8, 4]
+
+
+def test_the_documented_throw_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    section = notation_section()
+    for faces, score, then in [("PPP", 6, "again"), ("MPP", 1, "again"), ("MMP", 2, "pass")]:
+        throw = mehen().parse_throw(faces)
+        assert (throw.score, throw.extra_turn) == (score, then == "again")
+        probability = sticks().probability(throw)
+        extra = "throw again" if throw.extra_turn else "pass the hand"
+        row = (
+            f"| `{faces}` | {faces.count('M')} | {score} | {2 * score} | {extra} | {probability} |"
+        )
+        assert row in section
+    documented = json.loads(section.split("```")[-2])
+    _, out, _ = run(capsys, "throw", NAME, "MPP", "--json")
+    assert json.loads(out) == documented
