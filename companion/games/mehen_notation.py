@@ -68,10 +68,15 @@ def _runs(track: str) -> str:
 
 
 _EMPTY_RUN = re.compile(r"\.+")
+_DIGITS = re.compile(r"[0-9]+")  # ASCII digits only: runs of empty squares
 
 
 def _run_length(run: re.Match[str]) -> str:
     return str(run.end() - run.start())
+
+
+def _empty_squares(run: re.Match[str]) -> str:
+    return EMPTY * int(run.group())
 
 
 def _seat_text(position: MehenPosition, seat: int) -> str:
@@ -217,12 +222,16 @@ class PositionReader:
         predators = [WAITING] * players
         tail = self._cell(tail_text, "tail", TAIL, letters, predators)
         centre = self._cell(centre_text, "centre", length, letters, predators)
-        cells = self._track(track_text, length, letters)
-        for square, cell in enumerate(cells, start=2):
-            if cell.isupper():
-                self._place_predator(predators, letters.index(cell.lower()), square)
-        board = EMPTY + "".join(cells) + EMPTY
-        return board, tail, centre, predators
+        track = self._quick_track(track_text, length, letters)
+        if track is None:  # something is wrong: read it square by square to say what
+            track = "".join(self._track(track_text, length, letters))
+        for predator in letters.upper():
+            square = track.find(predator)
+            if square >= 0:
+                if track.count(predator) > 1:
+                    raise self.fail(f"{COLOURS[letters.index(predator.lower())]} has one predator")
+                self._place_predator(predators, letters.index(predator.lower()), square + 2)
+        return EMPTY + track + EMPTY, tail, centre, predators
 
     def _cell(
         self, text: str, name: str, square: int, letters: str, predators: list[int]
@@ -240,6 +249,15 @@ class PositionReader:
                 raise self.fail(f"{COLOURS[letters.index(letter.lower())]} has one predator")
             self._place_predator(predators, letters.index(letter.lower()), square)
         return tuple(text.count(letter) for letter in letters)
+
+    def _quick_track(self, text: str, length: int, letters: str) -> str | None:
+        """The squares between tail and centre when the text is valid, else None."""
+        runs = _DIGITS.findall(text)
+        if any(len(run) > len(str(length)) or run[0] == "0" for run in runs):
+            return None
+        track = _DIGITS.sub(_empty_squares, text)
+        allowed = {EMPTY, *letters, *letters.upper()}
+        return track if len(track) == length - 2 and set(track) <= allowed else None
 
     def _track(self, text: str, length: int, letters: str) -> list[str]:
         """The squares between tail and centre, from letters and runs of empty squares."""
@@ -272,7 +290,7 @@ class PositionReader:
     def _track_length(self, length: int, found: str) -> NotationError:
         return self.fail(
             f"the track between tail and centre has {length - 2} squares on a board of "
-            f"{length}, not {found}"
+            f"{length}; this one has {found}"
         )
 
     def _place_predator(self, predators: list[int], seat: int, square: int) -> None:
