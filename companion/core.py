@@ -268,6 +268,8 @@ class RaceGame(ABC, Generic[P]):
         """How the game ended, in words ("white wins"); families with more players, other
         side names or draws override it."""
         winner = self.winner()
+        if winner is None and self.is_over():
+            return "match nul" if lang == "fr" else "a draw"
         if winner is None:
             return "partie en cours" if lang == "fr" else "the game goes on"
         if lang == "fr":
