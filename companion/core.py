@@ -27,6 +27,7 @@ _NO_SQUARE = -2  # start and end of moves that move no piece
 
 PASS_TEXT = "pass"
 START_TEXT = "start"
+END_TEXT = "end"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +38,10 @@ class Move:
     moves when a square alone does not say it (Mehen's predator ``p``; Ur's ``pay``, an
     entry paid from one's tokens instead of a throw); families say which kinds they know.
     ``then`` is the second half of a turn that moves two pieces (Senet-Modern, one die
-    each). Two moves move no piece: :data:`PASS` (no move is possible: the hand passes)
-    and :data:`START` (the opening throw that decides who plays first). A move does not
-    know its board: the game says what it does.
+    each). Three moves move no piece: :data:`PASS` (no move is possible: the hand passes),
+    :data:`START` (the opening throw that decides who plays first) and :data:`END` (the
+    players agree to end the game, Mehen's M10). A move does not know its board: the game
+    says what it does.
 
     Notation: ``14-18``, ``26-off``, ``in-5``, ``p88-82``, ``pay-6``, ``3-7,12-14``.
     """
@@ -92,7 +94,8 @@ class Move:
 
 PASS = Move(_NO_SQUARE, _NO_SQUARE, PASS_TEXT)
 START = Move(_NO_SQUARE, _NO_SQUARE, START_TEXT)
-_SPECIAL_MOVES = {PASS_TEXT: PASS, START_TEXT: START}
+END = Move(_NO_SQUARE, _NO_SQUARE, END_TEXT)
+_SPECIAL_MOVES = {PASS_TEXT: PASS, START_TEXT: START, END_TEXT: END}
 _MOVE_PATTERN = re.compile(r"(?P<kind>[a-z]*?)(?P<start>in|\d+)?-(?P<end>off|\d+|[^-]*)")
 _MOVE_HELP = "write START-END, e.g. 14-18, 26-off, in-5, or 'pass'"
 
@@ -260,6 +263,19 @@ class RaceGame(ABC, Generic[P]):
     def board_lines(self) -> list[str]:
         """The board drawn in text, as the players see the real one."""
         return [self.fen()]
+
+    def result_text(self, lang: str = "en") -> str:
+        """How the game ended, in words ("white wins"); families with more players, other
+        side names or draws override it."""
+        winner = self.winner()
+        if winner is None and self.is_over():
+            return "match nul" if lang == "fr" else "a draw"
+        if winner is None:
+            return "partie en cours" if lang == "fr" else "the game goes on"
+        if lang == "fr":
+            names = ("les blancs gagnent", "les noirs gagnent")
+            return names[winner] if winner < 2 else f"le joueur {winner + 1} gagne"
+        return ("white", "black")[winner] + " wins" if winner < 2 else f"player {winner + 1} wins"
 
     def pass_ruling(self, position: P, allowed: bool) -> Ruling:
         """The rule that allows a pass when nothing can move, or forbids it otherwise."""

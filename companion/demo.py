@@ -55,8 +55,7 @@ def run_demo(game_name: str, *, seed: int, lang: str) -> int:
             _show_board(game)
             print("... the game goes on; one line every", SUMMARY_EVERY, "moves")
     _show_board(game)
-    winner = game.winner()
-    print(f"Game over after {actions} moves: {('white', 'black')[winner or 0]} wins.")
+    print(f"Game over after {actions} moves: {game.result_text(lang)}.")
     print(f"Final position: {game.fen()}")
     return 0
 
@@ -88,12 +87,11 @@ def _worth(game: AnyGame, move: Move) -> tuple[int, int]:
 
 def _tell_a_dispute(game: AnyGame, moves: list[Move], lang: str) -> bool:
     """Show the ruling on one tempting move the rules forbid, once per demo."""
-    squares = getattr(game.position, "squares", None)  # Senet's; other families tell none
-    if squares is None:
+    squares = getattr(game.position, "squares", None)
+    if squares is None:  # only Senet positions list each side's squares
         return False
-    side_squares = squares[game.position.turn]
     throw = game.position.throw
-    for start in side_squares:
+    for start in squares[game.position.turn]:
         candidate = Move(start, start + throw)
         if candidate in moves:
             continue

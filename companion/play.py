@@ -26,6 +26,7 @@ Commands:
   MMPP, 3, r      the throw you see (faces, score) or r for a random throw
   1, 2, ... or 14-18   the move you made (number from the list, or its notation)
   pay-6           before throwing: a move made instead of the throw (Ur: pay to enter)
+  end             (Mehen, before a throw) the players agree to end the game
   why 14-18       may this move be played with the throw? which rule decides?
   hint            what would the Sphinx play? the best moves and what they are worth
   undo            take back the last throw or move
@@ -63,7 +64,7 @@ class Session:
         self.show_board()
         while True:
             if self.game.is_over():
-                self.say(f"Game over: {self._winner_text()} wins. Type 'undo', 'new' or 'quit'.")
+                self.say(f"Game over: {self.game.result_text()}. Type 'undo', 'new' or 'quit'.")
             prompt = self._prompt()
             try:
                 line = self.ask(prompt).strip()
@@ -192,11 +193,6 @@ class Session:
         if self.game.position.throw is None:
             return f"[{who}] throw> "
         return f"[{who}, {self.game.position.throw}] move> "
-
-    def _winner_text(self) -> str:
-        winner = self.game.winner()
-        names = ("white", "black")
-        return names[winner] if winner is not None and winner < 2 else f"player {winner}"
 
 
 HINTS_SHOWN = 3

@@ -19,13 +19,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion import games
-from companion.core import IN, OFF, PASS, START, Move, RaceGame, RuleSet
+from companion.core import END, IN, OFF, PASS, START, Move, RaceGame, RuleSet
 from companion.errors import NotationError
 from companion.games.senet import BLACK, WHITE, Phase, SenetPosition, SenetRules
 from companion.throws import Throw
 
 NAMES = games.names()
-MAX_ACTIONS = 3_000  # per random game collecting valid notations (a game ends well before)
+MAX_ACTIONS = 10_000  # per random game collecting valid notations (Mehen: a few thousand)
 
 FAST = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PLAY = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -293,7 +293,19 @@ SQUARE_TOKENS = (
 )
 MOVE_KINDS = ("", "", "p", "pay", "P", "in", "-", "x1", "toolongakind")
 MOVE_SEPARATORS = ("-", "-", "--", "–", "—", " - ", "", "_", " ")
-MOVE_WORDS = ("pass", "PASS", " Pass ", "start", "START", "pas", "passs", "start-1", "pass-")
+MOVE_WORDS = (
+    "pass",
+    "PASS",
+    " Pass ",
+    "start",
+    "START",
+    "pas",
+    "passs",
+    "start-1",
+    "pass-",
+    "end",
+    " End",
+)
 
 
 @st.composite
@@ -322,7 +334,7 @@ def check_move_text(text: str) -> None:
         assert move.start == IN or move.start >= 1, move
         assert move.end == OFF or move.end >= 1, move
     else:
-        assert move in (PASS, START), move
+        assert move in (PASS, START, END), move
 
 
 @FAST
@@ -365,7 +377,7 @@ def test_every_move_reads_back_from_its_notation(
 
 
 def test_pass_and_start_read_back() -> None:
-    for move in (PASS, START):
+    for move in (PASS, START, END):
         assert Move.parse(str(move)) == move
         assert Move.parse(str(move).upper()) == move
 

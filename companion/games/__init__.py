@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from companion.core import RuleSet
 from companion.errors import UnknownGameError
+from companion.games.mehen_rules import MEHEN
 from companion.games.senet_rules import SENET_KENDALL, SENET_MIGO
 from companion.games.ur_rules import UR_TABLET
 
 _REGISTRY: dict[str, RuleSet] = {
-    rules.name: rules for rules in (SENET_MIGO, SENET_KENDALL, UR_TABLET)
+    rules.name: rules for rules in (SENET_MIGO, SENET_KENDALL, MEHEN, UR_TABLET)
 }
 
 
