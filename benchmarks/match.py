@@ -27,6 +27,7 @@ from companion.sphinx import Level, Sphinx
 from companion.throwstats import wilson_interval
 
 Chooser = Callable[[RaceGame[Any]], Move]
+MAX_ACTIONS = 4000
 CAPTURE_KEYS = frozenset({"swap", "capture", "eat", "hit"})
 PAIRINGS = (
     ("easy", "random"),
@@ -88,7 +89,7 @@ class SphinxChooser:
 
 def play_block(name: str, first: str, second: str, seeds: range) -> Tally:
     """Games of ``first`` against ``second``; wins counted for ``first``."""
-    rules = games.get(name)
+    rules = _rules(name)
     tally = Tally()
     for seed in seeds:
         dice = random.Random(seed)
@@ -98,7 +99,9 @@ def play_block(name: str, first: str, second: str, seeds: range) -> Tally:
         )
         first_side = seed % 2  # seats alternate
         game = rules.game()
-        while not game.is_over():
+        for _ in range(MAX_ACTIONS):  # Mehen's predators may roam for ever: a draw
+            if game.is_over():
+                break
             kind, player = seated[0] if game.position.turn == first_side else seated[1]
             if game.position.throw is None:
                 _before_throw(game, kind, player, dice)
@@ -125,6 +128,13 @@ def _before_throw(game: RaceGame[Any], kind: str, player: Chooser, dice: random.
     outcomes = options.get(option) or next(iter(options.values()))
     weights = [float(outcome.probability) for outcome in outcomes]
     game.throw(dice.choices(outcomes, weights)[0].throw)
+
+
+def _rules(name: str) -> Any:
+    """A rule set by name; ``mehen:31`` is Mehen on a board of 31 squares."""
+    base, _, length = name.partition(":")
+    rules = games.get(base)
+    return rules.with_options({"length": length}) if length else rules
 
 
 def run(name: str, first: str, second: str, count: int, jobs: int) -> Tally:

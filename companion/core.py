@@ -109,7 +109,7 @@ def _single_move(token: str, text: str) -> Move:
         if kind in ("", "in"):
             raise NotationError(f"move {text!r}: {_MOVE_HELP}")
         start_text, kind = "in", kind
-    if len(kind) > _LONGEST_KIND:
+    if kind == "in" or len(kind) > _LONGEST_KIND:  # "inin-1" would write back as "in-1"
         raise NotationError(f"move {text!r}: {kind!r} is no kind of move; {_MOVE_HELP}")
     start = _square(start_text, text, IN, "in")
     return Move(start, _square(end_text, text, OFF, "off"), kind=kind)

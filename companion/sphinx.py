@@ -22,6 +22,8 @@ from typing import Any
 
 from companion.core import PASS, Move, RaceGame, RuleSet
 from companion.errors import TurnError
+from companion.games.mehen import Mehen
+from companion.games.mehen_position import TAIL, MehenPosition
 from companion.games.senet import Senet, SenetPosition
 from companion.games.ur import BORNE_OFF, Ur, UrPosition
 from companion.throws import Outcome, Throw
@@ -118,7 +120,7 @@ class Sphinx:
         best_option = max(valued, key=lambda name: valued[name])
         best_move: Move | None = None
         best_value = valued[best_option]
-        for move in game.legal_moves():
+        for move in _instead_moves(game):
             value = self._after_move(position, move, depth)[mover]
             if value > best_value:
                 best_move, best_value = move, value
@@ -175,7 +177,7 @@ class Sphinx:
             raise _OutOfTimeError
         expected = self._expected_over_throws(position, depth)
         scratch.position = position
-        instead = scratch.legal_moves()  # moves that replace the throw (Ur's paid entry)
+        instead = _instead_moves(scratch)
         mover = position.turn
         for move in instead:
             values = self._after_move(position, move, depth)
@@ -237,7 +239,15 @@ class Sphinx:
         scratch = self._scratch
         winner = scratch.winner_of(position)
         players = len(self.evaluator(scratch, position))
+        if winner is None:  # a draw
+            return (0.0,) * players
         return tuple(WIN if player == winner else -WIN for player in range(players))
+
+
+def _instead_moves(game: RaceGame[Any]) -> list[Move]:
+    """Moves that replace the throw and move a piece (Ur's paid entry); never Mehen's
+    'end', which needs every player's agreement."""
+    return [move for move in game.legal_moves() if move.moves_a_piece]
 
 
 def _advantage(values: Values, player: int) -> float:
@@ -295,7 +305,23 @@ def evaluate_ur(game: RaceGame[Any], position: UrPosition) -> Values:
     return tuple(scores)
 
 
-EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {Senet: evaluate_senet, Ur: evaluate_ur}
+def evaluate_mehen(game: RaceGame[Any], position: MehenPosition) -> Values:
+    """M10's score (own pieces in play and pieces eaten) first, then the way to the centre
+    (safe there, and it releases the predator) and an active predator."""
+    length = position.length
+    scores = []
+    for seat in range(position.players):
+        progress = sum(position.track_squares(seat)) / length + position.centre[seat]
+        active = 2.0 if position.predators[seat] >= TAIL else 0.0
+        scores.append(10.0 * position.score(seat) + progress + active)
+    return tuple(scores)
+
+
+EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {
+    Senet: evaluate_senet,
+    Ur: evaluate_ur,
+    Mehen: evaluate_mehen,
+}
 
 
 def evaluator_for(rules: RuleSet) -> Evaluator:

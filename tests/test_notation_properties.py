@@ -342,6 +342,7 @@ def check_move_text(text: str) -> None:
 @example(text="²-3")
 @example(text="1-①")
 @example(text=f"{HUGE_NUMBER}-2")
+@example(text="inin-1,start-1")
 def test_any_text_reads_as_a_move_or_a_notation_error(text: str) -> None:
     check_move_text(text)
 
