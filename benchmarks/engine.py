@@ -12,7 +12,7 @@ import json
 import random
 import statistics
 import time
-from dataclasses import replace
+from dataclasses import is_dataclass, replace
 from typing import Any
 
 from companion import games
@@ -33,7 +33,8 @@ def midgame_positions(name: str, count: int, seed: int = 1) -> list[Any]:
             game = rules.game()
         game.throw(game.random_throw(rng))
         step += 1
-        if step % 7 == 0 and game.position.phase.value != "opening":
+        phase = getattr(game.position, "phase", None)
+        if step % 7 == 0 and (phase is None or phase.value != "opening"):
             positions.append(game.position)
         game.push_fast(rng.choice(game.legal_moves()))
     return positions
@@ -45,7 +46,9 @@ def legal_moves_times(name: str, positions: list[Any], repeat: int = 50) -> list
     game = games.get(name).game()
     times = []
     for position in positions:
-        copies = [replace(position) for _ in range(repeat)]
+        # Dataclass positions cache derived data: copy them; named tuples hold none.
+        fresh = is_dataclass(position)
+        copies = [replace(position) if fresh else position for _ in range(repeat)]
         start = time.perf_counter()
         for copy in copies:
             game.position = copy

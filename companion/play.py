@@ -106,7 +106,7 @@ class Session:
         )
         game.throw(throw)
         self.save()
-        consequence = "throw again" if throw.extra_turn else "pass the hand"
+        consequence = game.rules.throw_consequence(throw)
         self.say(f"  {throw}: {consequence} after the move")
         self.list_moves()
 

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from companion.core import RuleSet
 from companion.errors import UnknownGameError
+from companion.games.royal_rules import UR_FINKEL, UR_MASTERS
 from companion.games.senet_rules import SENET_KENDALL, SENET_MIGO
 
-_REGISTRY: dict[str, RuleSet] = {rules.name: rules for rules in (SENET_MIGO, SENET_KENDALL)}
+_RULE_SETS: tuple[RuleSet, ...] = (
+    SENET_MIGO,
+    SENET_KENDALL,
+    UR_FINKEL,
+    UR_MASTERS,
+)
+_REGISTRY: dict[str, RuleSet] = {rules.name: rules for rules in _RULE_SETS}
 
 
 def names() -> list[str]:
