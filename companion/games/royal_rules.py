@@ -289,41 +289,37 @@ def _capture_rules(facts: _Facts) -> list[Rule]:
             ),
         )
     ]
-    if facts.safe:
-        rules.append(
-            _rule(
-                facts,
-                "rosette-safe",
-                "R7",
-                "safe rosettes: a piece on a rosette cannot be captured",
-                (
-                    "{cell} est une rosette : pion protégé.",
-                    "{cell} is a rosette: that piece is safe.",
-                ),
-                (
-                    "Une rosette protège : le pion adverse sur la case {square} ({cell}) ne peut "
-                    "pas être pris, et un pion ne s'arrête pas sur une case occupée.",
-                    "A rosette protects: the enemy piece on square {square} ({cell}) cannot be "
-                    "captured, and no piece stops on an occupied square.",
-                ),
-            )
-        )
-    else:
-        rules.append(
-            _rule(
-                facts,
-                "rosette-capture",
-                "R7",
-                "rosettes are not safe",
-                ("Rosette {cell} : pas de protection.", "Rosette {cell}: no protection here."),
-                (
-                    "Dans ces règles une rosette ne protège pas : le pion adverse sur la rosette "
-                    "{cell} est pris comme ailleurs.",
-                    "Under these rules a rosette does not protect: the enemy piece on the "
-                    "rosette {cell} is captured like any other.",
-                ),
-            )
-        )
+    # Both R7 rules are in both books, so that a house rule that flips safe_rosettes
+    # (dataclasses.replace) still explains itself; the parameter says which one applies.
+    safe_cite = "safe_rosettes" + (" (true here)" if facts.safe else " (false here)")
+    rules += [
+        _rule(
+            facts,
+            "rosette-safe",
+            "R7",
+            f"{safe_cite}: a piece on a rosette cannot be captured when rosettes are safe",
+            ("{cell} est une rosette : pion protégé.", "{cell} is a rosette: that piece is safe."),
+            (
+                "Quand les rosettes protègent (ur-finkel), le pion adverse sur la case {square} "
+                "({cell}) ne peut pas être pris, et un pion ne s'arrête pas sur une case occupée.",
+                "Where rosettes are safe (ur-finkel), the enemy piece on square {square} "
+                "({cell}) cannot be captured, and no piece stops on an occupied square.",
+            ),
+        ),
+        _rule(
+            facts,
+            "rosette-capture",
+            "R7",
+            f"{safe_cite}: a piece on a rosette is captured like any other when they are not",
+            ("Rosette {cell} : pas de protection.", "Rosette {cell}: no protection here."),
+            (
+                "Quand les rosettes ne protègent pas (ur-masters), le pion adverse sur la "
+                "rosette {cell} est pris comme ailleurs.",
+                "Where rosettes are not safe (ur-masters), the enemy piece on the rosette "
+                "{cell} is captured like any other.",
+            ),
+        ),
+    ]
     return rules
 
 
