@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from cases_reader import Case, check_case, cited_keys, miscited, read_cases, sections_lacking
+from ur_geometry import PATHS, ROSETTES
 
 from companion import games
 from companion.cli import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_OK, main
@@ -32,18 +33,6 @@ RULE_IDS = ("T1", *(f"R{n}" for n in range(1, 11)))
 EFFECTS_ONLY = {"ur-finkel": ["R6", "R8"], "ur-masters": ["R6", "R8"]}
 UNUSED_KEY = {"ur-finkel": "rosette-capture", "ur-masters": "rosette-safe"}
 CASES = [case for name in NAMES for case in read_cases(name)]
-
-# DECISIONS.md U1 (a) and "Beyond the sources": the cells of each track, square 1 first.
-BELL = {
-    WHITE: "D1 C1 B1 A1 A2 B2 C2 D2 E2 F2 G2 H2 H1 G1".split(),
-    BLACK: "D3 C3 B3 A3 A2 B2 C2 D2 E2 F2 G2 H2 H3 G3".split(),
-}
-MASTERS = {
-    WHITE: "D1 C1 B1 A1 A2 B2 C2 D2 E2 F2 G2 G3 H3 H2 H1 G1".split(),
-    BLACK: "D3 C3 B3 A3 A2 B2 C2 D2 E2 F2 G2 G1 H1 H2 H3 G3".split(),
-}
-PATHS = {"ur-finkel": BELL, "ur-masters": MASTERS}
-ROSETTES = {"A1", "A3", "D2", "G1", "G3"}
 
 
 def rules_of(name: str) -> RoyalUrRules:
