@@ -138,3 +138,16 @@ def test_the_engine_never_imports_royalur(path: Path) -> None:
             assert all(not a.name.startswith("royalur") for a in node.names), path
         elif isinstance(node, ast.ImportFrom):
             assert not (node.module or "").startswith("royalur"), path
+
+
+def test_royalur_rules_have_no_paths_so_the_bridge_plays_move_objects() -> None:
+    """royalur 0.0.6's RuleSet.paths lacks its return (docs/royalur.md): Game.make_move(tile)
+    cannot find an entering move; the bridge hands royalur its own Move objects instead."""
+    game = royalur_game("ur-finkel")
+    assert game.rules.paths is None
+    game.roll_dice(2)
+    (entering,) = game.find_available_moves()
+    with pytest.raises(RuntimeError):
+        game.make_move(entering.dest)
+    game.make_move(entering)
+    assert game.get_turn() == PlayerType.DARK
