@@ -84,7 +84,7 @@ def royalur_state(rules: RoyalUrRules, position: RoyalPosition) -> Any:
     game = royalur_game(rules.name)
     board = Board(game.rules.board_shape)
     for side in (WHITE, BLACK):
-        for square in position.squares(side):
+        for square in position.squares[side]:
             piece = game.rules.piece_provider.create_introduced(PLAYERS[side], square - 1)
             board.set(tile_of(rules.cell(side, square)), piece)
     light, dark = (

@@ -240,9 +240,9 @@ def test_throw_text_says_the_rosette_gives_the_extra_throw(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _, out, _ = run(capsys, "throw", "ur-finkel", "MPMM")
-    assert out.startswith("3: throw again if the move ends on a rosette, else pass the hand")
+    assert out.startswith("3: throw again from a rosette, else pass the hand")
     _, out, _ = run(capsys, "throw", "ur-finkel", "PPPP")
-    assert out.startswith("0: no move: pass the hand")
+    assert out.startswith("0: nothing to move: pass the hand")
 
 
 def test_throw_with_wrong_dice_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
@@ -307,3 +307,22 @@ def test_bad_position_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
 def test_move_notation_reads_back() -> None:
     for text, move in (("in-4", Move(IN, 4)), ("5-9", Move(5, 9)), ("12-off", Move(12, OFF))):
         assert Move.parse(text) == move and str(move) == text
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_demo_plays_a_game_to_its_end(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    status, out, _ = run(capsys, "demo", "--game", name, "--seed", "4")
+    assert status == EXIT_OK
+    assert "Game over after" in out and "wins" in out
+
+
+def test_a_terminal_game_is_saved_and_resumed(tmp_path: Path) -> None:
+    from test_play import play
+
+    path = tmp_path / "ur.json"
+    table = play(path, ["MPMM", "1", "PPPP", "1", "board"], game="ur-finkel", new=True)
+    assert "3: throw again from a rosette, else pass the hand" in table.text
+    assert "[T1]" in table.text  # the 0 passed
+    assert "1  * W . .     * ." in table.text  # white's piece on B1, its square 3
+    resumed = play(path, ["position"], game="ur-finkel")
+    assert "..W.........../.............. w - 6/7 0/0" in resumed.text

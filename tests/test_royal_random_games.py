@@ -74,7 +74,7 @@ class Board:
 def board_of(name: str, position: RoyalPosition) -> Board:
     cells: dict[str, int] = {}
     for side in (WHITE, BLACK):
-        for square in position.squares(side):
+        for square in position.squares[side]:
             cell = PATHS[name][side][square - 1]
             assert cell not in cells, f"two pieces on {cell}: {position}"
             cells[cell] = side
@@ -89,7 +89,7 @@ def expected_moves(name: str, position: RoyalPosition) -> list[Move]:
     path = PATHS[name][side]
     cells = board_of(name, position).cells
     starts = [IN] if position.waiting[side] else []
-    starts += list(position.squares(side))
+    starts += list(position.squares[side])
     moves = []
     for start in starts:
         end = start + throw
@@ -113,7 +113,7 @@ def check_position(name: str, game: RoyalUr) -> None:
     board = board_of(name, position)  # asserts one piece per cell
     length = len(PATHS[name][WHITE])
     for side in (WHITE, BLACK):
-        squares = position.squares(side)
+        squares = position.squares[side]
         assert all(1 <= square <= length for square in squares), position
         total = len(squares) + position.waiting[side] + position.off[side]
         assert total == PIECES, f"pieces not conserved: {game.fen()}"
@@ -122,7 +122,7 @@ def check_position(name: str, game: RoyalUr) -> None:
     assert game.winner() == (done[0] if done else None)
     if done:
         assert position.throw is None and game.legal_moves() == [], game.fen()
-    assert len(board.cells) == sum(len(position.squares(side)) for side in (WHITE, BLACK))
+    assert len(board.cells) == sum(len(position.squares[side]) for side in (WHITE, BLACK))
 
 
 def check_move(

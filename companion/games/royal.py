@@ -80,7 +80,7 @@ class RoyalPosition(NamedTuple):
     """Everything a ruling depends on (T3).
 
     ``pieces[side]`` is a bit mask of that side's pieces on the board: bit n is set when a
-    piece stands on the side's own track square n (:meth:`squares` lists them).
+    piece stands on the side's own track square n (``squares[side]`` lists them).
     ``waiting`` counts pieces off the board that may enter (not yet entered, or captured),
     ``off`` pieces borne off. A named tuple of small ints: one is made on every action.
     """
@@ -91,9 +91,10 @@ class RoyalPosition(NamedTuple):
     turn: int
     throw: int | None
 
-    def squares(self, side: int) -> tuple[int, ...]:
-        """The track squares of ``side``'s pieces on the board, ascending."""
-        return squares_of(self.pieces[side])
+    @property
+    def squares(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The track squares of white's and of black's pieces on the board, ascending."""
+        return squares_of(self.pieces[WHITE]), squares_of(self.pieces[BLACK])
 
 
 @cache
@@ -216,10 +217,10 @@ class RoyalUrRules(RuleSet):
 
     def throw_consequence(self, throw: Throw) -> str:
         if throw.score == 0:
-            return "no move: pass the hand"
+            return "nothing to move: pass the hand"
         if not self.rosette_extra_throw:
             return "pass the hand"
-        return "throw again if the move ends on a rosette, else pass the hand"
+        return "throw again from a rosette, else pass the hand"
 
     def start_position(self) -> RoyalPosition:
         return RoyalPosition((0, 0), (self.pieces, self.pieces), (0, 0), self.first, None)
@@ -260,7 +261,7 @@ class RoyalUr(RaceGame[RoyalPosition]):
         rules = self.rules
         occupant: dict[str, str] = {}
         for side in (WHITE, BLACK):
-            for square in self.position.squares(side):
+            for square in self.position.squares[side]:
                 occupant[rules.cell(side, square)] = PIECE[side]
         cells = set(rules.white_path) | set(rules.black_path)
 
@@ -298,7 +299,8 @@ class RoyalUr(RaceGame[RoyalPosition]):
             return
         side = position.turn
         row = self.rules.step_moves[throw]
-        moves = [move for start in position.squares(side) if (move := row[start]) is not None]
+        mine = squares_of(position.pieces[side])
+        moves = [move for start in mine if (move := row[start]) is not None]
         entering = row[IN]
         if position.waiting[side] and entering is not None:
             moves.insert(0, entering)
