@@ -56,7 +56,7 @@ class BinaryDice(StickTable):
             raise NotationError(
                 f"throw {faces!r}: expected {self.sticks} letters, one per die, each {MARKED} "
                 f"(marked tip up) or {PLAIN} (plain tip up), e.g. {MARKED * 3 + PLAIN}, or the "
-                "score 0-4"
+                f"score {min(self.scores)}-{max(self.scores)}"
             )
         return self.throw(letters.count(MARKED))
 
