@@ -12,7 +12,7 @@ import json
 import random
 import statistics
 import time
-from dataclasses import replace
+from dataclasses import is_dataclass, replace
 from typing import Any
 
 from companion import games
@@ -48,7 +48,9 @@ def legal_moves_times(name: str, positions: list[Any], repeat: int = 50) -> list
     game = games.get(name).game()
     times = []
     for position in positions:
-        copies = [replace(position) for _ in range(repeat)]
+        # Dataclass positions cache derived data: copy them; named tuples hold none.
+        fresh = is_dataclass(position)
+        copies = [replace(position) if fresh else position for _ in range(repeat)]
         start = time.perf_counter()
         for copy in copies:
             game.position = copy

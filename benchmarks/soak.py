@@ -27,6 +27,8 @@ CHECKED_GAMES = {
     "senet-kendall": "test_random_games:play_random_game",
     "mehen": "test_mehen_random:play_random_game",
     "ur-tablet": "test_ur_random_games:play_random_game",
+    "ur-finkel": "test_royal_random_games:play_random_game",
+    "ur-masters": "test_royal_random_games:play_random_game",
 }
 FIRST_SEED = 10**6  # away from the seeds the test suite uses
 

@@ -161,7 +161,7 @@ def _throw(args: argparse.Namespace) -> int:
             }
         )
     else:
-        consequence = "throw again" if throw.extra_turn else "pass the hand"
+        consequence = rules.throw_consequence(throw)
         print(f"{throw_label(throw)}: {consequence} (probability {probability})")
     return EXIT_OK
 

@@ -165,6 +165,11 @@ class RuleSet:
     def parse_throw(self, text: str) -> Throw:
         return self.throws.parse(text)
 
+    def throw_consequence(self, throw: Throw) -> str:
+        """What follows this throw, in words, for people: by default its own extra-throw
+        value decides (T2); a rule set where the move decides says so."""
+        return "throw again" if throw.extra_turn else "pass the hand"
+
     def throw_record(self, throw: Throw) -> dict[str, object]:
         """The throw for JSON output: at least ``score`` and ``extra_turn``."""
         return throw.as_dict()
@@ -322,9 +327,10 @@ class RaceGame(ABC, Generic[P]):
         position = self.position
         if position.throw is None:  # also the case once the game is over
             return self._moves_before_throw(position)
-        for tier in self.tiers(position):
-            legal = [move for move in tier.moves if tier.check(move) is None]
-            if len(legal) > 1:  # a preference only ever chooses between legal moves
+        for moves, check, _ in self.tiers(position):
+            legal = [move for move in moves if check(move) is None]
+            # A preference only ever chooses between legal moves; most families have none.
+            if len(legal) > 1 and type(self).preference is not RaceGame.preference:
                 return [m for m in legal if self.preference(position, m, legal) is None]
             if legal:
                 return legal
@@ -421,7 +427,7 @@ class RaceGame(ABC, Generic[P]):
         """Play a move taken from :meth:`legal_moves` without checking or explaining it
         (random games, search). A move from anywhere else must go through :meth:`push`."""
         before = self.position
-        if move == PASS:
+        if move.start == _NO_SQUARE and move == PASS:  # the cheap test first: speed
             self.position = self.apply_pass(before)
         else:
             self.position = self.apply(before, move, explain=False)[0]

@@ -40,7 +40,7 @@ def run_demo(game_name: str, *, seed: int, lang: str) -> int:
         move = _greedy(game, moves, rng)
         telling = actions < TOLD_IN_FULL
         if telling:
-            consequence = "throw again" if throw.extra_turn else "pass the hand"
+            consequence = rules.throw_consequence(throw)
             print(f"{game.turn_label(lang)} throws {faces}: {throw.score} ({consequence})")
             if not dispute_told:
                 dispute_told = _tell_a_dispute(game, moves, lang)

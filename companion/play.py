@@ -126,7 +126,7 @@ class Session:
         self.save()
         if typed and self.throw_log is not None:
             throwlog.record(self.throw_log, game.rules.name, throw, source="typed")
-        consequence = "throw again" if throw.extra_turn else "pass the hand"
+        consequence = game.rules.throw_consequence(throw)
         self.say(f"  {throw_label(throw)}: {consequence} after the move")
         self.list_moves()
 

@@ -101,7 +101,7 @@ def _throw_table(rules: RuleSet) -> list[str]:
         "|---|---:|---|---:|",
     ]
     for outcome in table.outcomes():
-        then = "throw again" if outcome.throw.extra_turn else "pass the hand"
+        then = rules.throw_consequence(outcome.throw)
         score = ", ".join(str(value) for value in outcome.throw.dice) or outcome.throw.score
         lines.append(f"| `{outcome.shown}` | {score} | {then} | {outcome.probability} |")
     return [*lines, ""]

@@ -337,7 +337,8 @@ NOTATION = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
 
 def notation_section() -> str:
     text = NOTATION.read_text(encoding="utf-8")
-    return text[text.index("## Mehen (mehen)") : text.index("## Other rule sets")]
+    start = text.index("## Mehen (mehen)")
+    return text[start : text.index("\n## ", start)]
 
 
 def documented_positions() -> list[str]:

@@ -5,12 +5,19 @@ from __future__ import annotations
 from companion.core import RuleSet
 from companion.errors import UnknownGameError
 from companion.games.mehen_rules import MEHEN
+from companion.games.royal_rules import UR_FINKEL, UR_MASTERS
 from companion.games.senet_rules import SENET_KENDALL, SENET_MIGO
 from companion.games.ur_rules import UR_TABLET
 
-_REGISTRY: dict[str, RuleSet] = {
-    rules.name: rules for rules in (SENET_MIGO, SENET_KENDALL, MEHEN, UR_TABLET)
-}
+_RULE_SETS: tuple[RuleSet, ...] = (
+    SENET_MIGO,
+    SENET_KENDALL,
+    MEHEN,
+    UR_TABLET,
+    UR_FINKEL,
+    UR_MASTERS,
+)
+_REGISTRY: dict[str, RuleSet] = {rules.name: rules for rules in _RULE_SETS}
 
 
 def names() -> list[str]:
