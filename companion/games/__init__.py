@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from companion.core import RuleSet
 from companion.errors import UnknownGameError
+from companion.games.modern_rules import SENET_MODERN
 from companion.games.senet_rules import SENET_KENDALL, SENET_MIGO
 
 _REGISTRY: dict[str, RuleSet] = {rules.name: rules for rules in (SENET_MIGO, SENET_KENDALL)}
+_REGISTRY[SENET_MODERN.name] = SENET_MODERN
 
 
 def names() -> list[str]:
