@@ -133,12 +133,13 @@ class ModernPosition:
     """Everything a Senet-Modern ruling depends on.
 
     ``board[s]`` is the piece on square ``s`` (see :func:`piece_code`; 0 empty, and
-    ``board[0]`` is always 0). ``throw`` is the pending dice. ``off`` and ``out`` are the
-    numbers of each side's pieces borne off and out of the game, in ascending order.
+    ``board[0]`` is always 0): bytes, so that C code finds a side's pieces. ``throw`` is
+    the pending dice. ``off`` and ``out`` are the numbers of each side's pieces borne off
+    and out of the game, in ascending order.
     ``blocked``: the side to move could not move and has lost (N7).
     """
 
-    board: tuple[int, ...]
+    board: bytes
     turn: int
     throw: tuple[int, ...] | None
     off: Numbers
@@ -150,10 +151,8 @@ class ModernPosition:
         cache = self.__dict__
         squares: tuple[tuple[int, ...], tuple[int, ...]] | None = cache.get("squares_")
         if squares is None:
-            board = self.board
-            white = tuple(s for s, code in enumerate(board) if code and not code & 1)
-            black = tuple(s for s, code in enumerate(board) if code & 1)
-            squares = (white, black)
+            marks = self.board.translate(_SIDE_MARKS)
+            squares = (_find_all(marks, _WHITE_MARK), _find_all(marks, _BLACK_MARK))
             cache["squares_"] = squares
         return squares[side]
 
@@ -167,6 +166,22 @@ class ModernPosition:
     def score(self, side: int) -> int:
         """N4, N8: a borne-off piece scores its number."""
         return sum(self.off[side])
+
+
+_WHITE_MARK, _BLACK_MARK = ord("W"), ord("B")
+# Board byte -> W for white's pieces (even codes), B for black's (odd), . for empty.
+_SIDE_MARKS = bytes(
+    [ord("."), *((_BLACK_MARK if code & 1 else _WHITE_MARK) for code in range(1, 256))]
+)
+
+
+def _find_all(marks: bytes, mark: int) -> tuple[int, ...]:
+    squares = []
+    index = marks.find(mark)
+    while index >= 0:
+        squares.append(index)
+        index = marks.find(mark, index + 1)
+    return tuple(squares)
 
 
 # ----- rule set --------------------------------------------------------------------------------
@@ -210,6 +225,11 @@ class ModernRules(RuleSet):
         return self.squares + 1
 
     @cached_property
+    def passing_ends(self) -> frozenset[int]:
+        """Ends of a step where no piece rests: off, the moon, the bird."""
+        return frozenset({OFF, self.moon, self.bird})
+
+    @cached_property
     def ends(self) -> tuple[tuple[int, ...], ...]:
         """``ends[count][start]``: where ``count`` squares take a piece (N4: OFF exactly at
         the goal, and back by the excess beyond it)."""
@@ -231,25 +251,27 @@ class ModernRules(RuleSet):
         return tuple(tuple(Move(start, end) for start, end in enumerate(row)) for row in self.ends)
 
     @cached_property
-    def _pairs(self) -> dict[tuple[Move, Move], Move]:
+    def _moves(self) -> dict[int, Move]:
         return {}
 
-    def pair_move(self, first: Move, second: Move) -> Move:
-        """The move of two steps, built once per rule set."""
-        key = (first, second)
-        move = self._pairs.get(key)
+    def move_for(self, key: int) -> Move:
+        """The move of a candidate's key (see ``_plan``), built once per rule set."""
+        move = self._moves.get(key)
         if move is None:
-            move = Move(first.start, first.end, then=second)
-            self._pairs[key] = move
+            plan = _plan(key)
+            move = self.step_moves[plan[1]][plan[0]]
+            if len(plan) == 4:
+                move = Move(move.start, move.end, then=self.step_moves[plan[3]][plan[2]])
+            self._moves[key] = move
         return move
 
-    def start_board(self) -> tuple[int, ...]:
+    def start_board(self) -> bytes:
         """N2: 5, 5, 4, 4, ... from the sun, white's piece first."""
         board = [EMPTY] * (self.squares + 1)
         for index, number in enumerate(self.start_order):
             board[self.sun + 2 * index] = piece_code(WHITE, number)
             board[self.sun + 2 * index + 1] = piece_code(BLACK, number)
-        return tuple(board)
+        return bytes(board)
 
 
 # ----- the game --------------------------------------------------------------------------------
@@ -401,7 +423,7 @@ class Modern(RaceGame[ModernPosition]):
         self, position: ModernPosition, move: Move, *, explain: bool = True
     ) -> tuple[ModernPosition, list[Ruling]]:
         turns = self._turns(position)
-        plan = turns.plans[move]
+        plan = turns.legal[move]
         side = position.turn
         state = _Scratch(position)
         effects: list[Ruling] | None = [] if explain else None
@@ -416,7 +438,7 @@ class Modern(RaceGame[ModernPosition]):
 
     # ----- rule functions ----------------------------------------------------------------
     def _step_ruling(
-        self, cells: tuple[int, ...] | list[int], side: int, start: int, count: int
+        self, cells: bytes | bytearray, side: int, start: int, count: int
     ) -> Ruling | None:
         """N3-N5 for one step of ``count`` squares from ``start`` (which holds a piece of
         ``side``): the ruling that forbids it, or None."""
@@ -424,39 +446,38 @@ class Modern(RaceGame[ModernPosition]):
         end = rules.ends[count][start]
         # Nothing rests on the moon or the bird; a count that brings the piece back to its
         # own square (N4: 28 with a 6) ends on a square it has left (ours).
-        if end in (OFF, rules.moon, rules.bird, start):
+        if end == start or end in rules.passing_ends:
             return None
         occupant = cells[end]
         if not occupant:
             return None
         if occupant & 1 == side:
-            key = "bounce-own-piece" if start + count > rules.goal else "own-piece"
+            key = "bounce-own-piece" if start + count > rules.squares + 1 else "own-piece"
             return rules.rules.forbids(key, square=end)
         if end >= rules.special_from > start:
             return rules.rules.forbids("no-hit-special", square=end, start=start)
         return None
 
-    def _footprint(self, cells: tuple[int, ...], side: int, start: int, count: int) -> int:
-        """Squares a step reads or writes, as bits: two steps whose footprints are disjoint
-        play the same in either order (the sun is in it when the step may send a piece
-        there)."""
+    def _footprint(self, cells: bytes, side: int, start: int, count: int) -> int:
+        """Squares a step reads or writes, as bits, and SUN_SEND when it may send a piece to
+        the sun or moves the piece on it. Two steps whose footprints are disjoint play the
+        same in either order; see ``_TurnBuilder.pair`` for two that share only SUN_SEND."""
         rules = self.rules
         end = rules.ends[count][start]
-        bits = 1 << start
+        bits = 1 << start | (SUN_SEND if start == rules.sun else 0)
         if end == OFF:
             return bits
         bits |= 1 << end
         if end == rules.moon:
-            return bits | 1 << rules.sun
-        if end == rules.bird:
-            bits |= 1 << rules.sun | 1 << rules.bird_landing
+            return bits | SUN_SEND
+        if end == rules.bird:  # the squares searched for a landing, and a hit there
             end = self._bird_landing(cells, side)
-            return bits | ((1 << (rules.bird_landing + 1)) - (1 << end))
-        if cells[end]:
-            bits |= 1 << rules.sun
+            bits |= (1 << (rules.bird_landing + 1)) - (1 << end)
+        if cells[end] and end != start:  # a hit (back on its own square: no one is there)
+            bits |= SUN_SEND
         return bits
 
-    def _bird_landing(self, cells: tuple[int, ...] | list[int], side: int) -> int:
+    def _bird_landing(self, cells: bytes | bytearray, side: int) -> int:
         """N5: where the bird sends a piece of ``side``: bird_landing, or when a piece of
         that side is there, the nearest free square before it (ours)."""
         landing = self.rules.bird_landing
@@ -586,39 +607,102 @@ class _Scratch:
     __slots__ = ("cells", "off", "out")
 
     def __init__(self, position: ModernPosition) -> None:
-        self.cells = list(position.board)
+        self.cells = bytearray(position.board)
         self.off = [list(position.off[WHITE]), list(position.off[BLACK])]
         self.out = [list(position.out[WHITE]), list(position.out[BLACK])]
+
+    def key(self) -> tuple[object, ...]:
+        """The board and the pieces off and out, whatever order they came in."""
+        return (
+            self.cells,
+            sorted(self.off[WHITE]),
+            sorted(self.off[BLACK]),
+            sorted(self.out[WHITE]),
+            sorted(self.out[BLACK]),
+        )
 
     def position(self, turn: int) -> ModernPosition:
         off = (tuple(sorted(self.off[WHITE])), tuple(sorted(self.off[BLACK])))
         out = (tuple(sorted(self.out[WHITE])), tuple(sorted(self.out[BLACK])))
-        return ModernPosition(tuple(self.cells), turn, None, off, out)
+        return ModernPosition(bytes(self.cells), turn, None, off, out)
 
 
 # ----- candidate turns -------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _Step:
-    start: int
-    count: int
-    move: Move
-    ruling: Ruling | None  # on the turn's board: what forbids the step, or None
-    footprint: int
+# A candidate turn is named by an int while turns are built (hashing Move values is slow):
+# a step is START << 5 | COUNT, a pair PAIR | FIRST << 10 | SECOND. Groups order the
+# candidates: turns using both dice (N3), those that move the most pieces off 26-30 first
+# (N5, ours), then one die alone (N6, N7), likewise.
+PAIR = 1 << 20
+SUN_SEND = 1 << 40  # a footprint bit past every square
+_STEP_BITS = 10
+_STEP_MASK = (1 << _STEP_BITS) - 1
+_FULL_GROUPS = 3  # full turns moving 2, 1 or 0 pieces off 26-30: groups 0, 1, 2
+_SINGLE_GROUP = _FULL_GROUPS  # one die alone moving 1 or 0 of them: groups 3, 4
+_NO_GROUP = 99
 
 
-@dataclass
+def _plan(key: int) -> tuple[int, ...]:
+    """(start, count) of each step of a candidate."""
+    if key & PAIR:
+        first, second = key >> _STEP_BITS & _STEP_MASK, key & _STEP_MASK
+        return first >> 5, first & 31, second >> 5, second & 31
+    return key >> 5, key & 31
+
+
 class _Turns:
-    """Every candidate turn for one pending throw: tiers for explain, the legal moves."""
+    """Every candidate turn for one pending throw: the legal moves at once, the tiers for
+    explain and the plans for apply when asked."""
 
-    tiers: list[Tier]
-    listed: list[Move]  # legal, one of each pair of equivalent orders
-    legal: frozenset[Move]  # legal, every order
-    plans: dict[Move, tuple[int, ...]]  # (start, count[, start, count]) of each candidate
-    single: bool  # whether the legal moves use one die alone (N6, N7)
-    single_dice: frozenset[int]  # dice that have a legal one-die move (for N3's choice)
+    def __init__(self, builder: _TurnBuilder, best: int | None) -> None:
+        self._builder = builder
+        self._best = best
+        self.single = best is not None and best >= _SINGLE_GROUP
+        move_for = builder.rules.move_for
+        self.listed = [
+            move_for(key)
+            for group, key, ruling, hidden in builder.entries
+            if group == best and ruling is None and not hidden
+        ]
+
+    @cached_property
+    def legal(self) -> dict[Move, tuple[int, ...]]:
+        """Every legal move, both orders of equivalent pairs, and its plan."""
+        move_for = self._builder.rules.move_for
+        return {
+            move_for(key): _plan(key)
+            for group, key, ruling, _ in self._builder.entries
+            if group == self._best and ruling is None
+        }
+
+    @cached_property
+    def single_dice(self) -> frozenset[int]:
+        """Dice with a legal move of their own when one die is used alone (N3's choice)."""
+        return frozenset(plan[1] for plan in self.legal.values()) if self.single else frozenset()
+
+    @cached_property
+    def tiers(self) -> list[Tier]:
+        builder = self._builder
+        builder.single_turns()  # skipped while a full turn was legal: explain needs them
+        groups: dict[int, dict[Move, Ruling | None]] = {}
+        for group, key, ruling, _ in builder.entries:
+            groups.setdefault(group, {}).setdefault(builder.rules.move_for(key), ruling)
+        full_legal = self._best is not None and self._best < _SINGLE_GROUP
+        tiers: list[Tier] = []
+        for group in sorted(groups):
+            rulings = groups[group]
+            if not tiers:
+                precedence = ""
+            elif group >= _SINGLE_GROUP and full_legal:
+                precedence = "one-die"
+            else:
+                precedence = "must-move"
+            tiers.append(Tier(list(rulings), rulings.get, precedence))
+        return tiers
 
 
-_Group = dict[Move, Ruling | None]
+def _same_end(one: _Scratch | None, other: _Scratch | None) -> bool:
+    """Whether two orders of a pair were both legal and left the same position."""
+    return one is not None and other is not None and one.key() == other.key()
 
 
 class _TurnBuilder:
@@ -630,126 +714,119 @@ class _TurnBuilder:
         self.position = position
         self.side = position.turn
         self.mine = position.squares(position.turn)
-        self.obliged = frozenset(s for s in self.mine if s >= self.rules.special_from)
-        self.steps: dict[int, _Step] = {}
-        # (one die alone?, pieces moved off 26-30) -> candidates and their rulings
-        self.groups: dict[tuple[bool, int], _Group] = {}
-        self.full_plans: dict[Move, tuple[int, ...]] = {}
-        self.single_plans: dict[Move, tuple[int, ...]] = {}
-        self.hidden: set[Move] = set()  # the second order of two equivalent ones
+        special = self.rules.special_from
+        self.obliged = frozenset(square for square in self.mine if square >= special)
+        self.steps: dict[int, tuple[Ruling | None, int]] = {}  # ruling and footprint
+        # group, key, ruling, and whether the equivalent other order is listed instead
+        self.entries: list[tuple[int, int, Ruling | None, bool]] = []
+        self.best = _NO_GROUP  # the first group with a legal turn
+        self.singles_done = False
 
-    def step(self, start: int, count: int) -> _Step:
-        key = start << 5 | count
-        step = self.steps.get(key)
-        if step is None:
-            game, board, side = self.game, self.position.board, self.side
-            step = _Step(
-                start,
-                count,
-                self.rules.step_moves[count][start],
-                game._step_ruling(board, side, start, count),
-                game._footprint(board, side, start, count),
-            )
-            self.steps[key] = step
-        return step
+    def rule_steps(self, counts: tuple[int, ...]) -> None:
+        """The ruling and footprint of each piece's step of each count, on the turn's board."""
+        game, board, side, steps = self.game, self.position.board, self.side, self.steps
+        for start in self.mine:
+            for count in counts:
+                key = start << 5 | count
+                if key not in steps:
+                    steps[key] = (
+                        game._step_ruling(board, side, start, count),
+                        game._footprint(board, side, start, count),
+                    )
 
     def build(self) -> _Turns:
         dice = self.position.throw or ()
         if len(dice) == 2:
             self.full_turns(dice[0], dice[1])
-        for die in sorted(set(dice)):
-            for start in self.mine:
-                step = self.step(start, die)
-                self.add(True, start in self.obliged, step.move, step.ruling)
-                self.single_plans.setdefault(step.move, (start, die))
-        return self.turns()
+        if self.best == _NO_GROUP:
+            self.single_turns()
+        return _Turns(self, None if self.best == _NO_GROUP else self.best)
 
     def full_turns(self, low: int, high: int) -> None:
-        """N3: one piece by the sum, or two different pieces by one die each."""
-        obliged = self.obliged
-        for start in self.mine:
-            step = self.step(start, low + high)
-            self.add(False, start in obliged, step.move, step.ruling)
-            self.full_plans[step.move] = (start, low + high)
+        """N3: one piece by the sum, or two different pieces by one die each.
+
+        Both orders of two steps are candidates. Steps with disjoint footprints are ruled on
+        the turn's board and end alike in either order (the second order is then not
+        listed); two that share only SUN_SEND are independent too, but end differently:
+        the second piece sent to the sun drives the first out of the game. Other pairs are
+        played out in both orders."""
+        total = low + high
+        self.rule_steps((low, high, total))
+        steps, entries, obliged, mine = self.steps, self.entries, self.obliged, self.mine
+        sun = self.rules.sun
+        best = self.best
+        for start in mine:
+            ruling = steps[start << 5 | total][0]
+            group = 1 if start in obliged else 2
+            entries.append((group, start << 5 | total, ruling, False))
+            if ruling is None and group < best:
+                best = group
         assignments = ((low, high), (high, low)) if low != high else ((low, low),)
-        for index, first in enumerate(self.mine):
-            for second in self.mine[index + 1 :]:
-                moved = (first in obliged) + (second in obliged)
+        for index, first in enumerate(mine):
+            first_obliged = first in obliged
+            for second in mine[index + 1 :]:
+                group = 2 - first_obliged - (second in obliged)
                 for one, other in assignments:
-                    self.pair(self.step(first, one), self.step(second, other), moved)
+                    key_a, key_b = first << 5 | one, second << 5 | other
+                    ruling_a, footprint_a = steps[key_a]
+                    ruling_b, footprint_b = steps[key_b]
+                    common = footprint_a & footprint_b
+                    if not common or (common == SUN_SEND and first != sun and second != sun):
+                        ruling_ab = ruling_a if ruling_a is not None else ruling_b
+                        ruling_ba = ruling_b if ruling_b is not None else ruling_a
+                        same = not common
+                    else:
+                        ruling_ab, after_ab = self.play_out(first, one, second, other)
+                        ruling_ba, after_ba = self.play_out(second, other, first, one)
+                        same = _same_end(after_ab, after_ba)
+                    entries.append((group, PAIR | key_a << _STEP_BITS | key_b, ruling_ab, False))
+                    entries.append((group, PAIR | key_b << _STEP_BITS | key_a, ruling_ba, same))
+                    if (ruling_ab is None or ruling_ba is None) and group < best:
+                        best = group
+        self.best = best
 
-    def pair(self, a: _Step, b: _Step, moved: int) -> None:
-        """Both orders of two steps. Disjoint footprints: each step is ruled on the turn's
-        board and the orders end alike; otherwise both orders are played out."""
-        rules = self.rules
-        ab, ba = rules.pair_move(a.move, b.move), rules.pair_move(b.move, a.move)
-        if not a.footprint & b.footprint:
-            ruling_ab = a.ruling if a.ruling is not None else b.ruling
-            ruling_ba = b.ruling if b.ruling is not None else a.ruling
-            same = True
-        else:
-            ruling_ab, after_ab = self.play_out(a, b)
-            ruling_ba, after_ba = self.play_out(b, a)
-            same = after_ab is not None and after_ab == after_ba
-        self.add(False, moved, ab, ruling_ab)
-        self.add(False, moved, ba, ruling_ba)
-        self.full_plans[ab] = (a.start, a.count, b.start, b.count)
-        self.full_plans[ba] = (b.start, b.count, a.start, a.count)
-        if same:
-            self.hidden.add(ba)
-
-    def play_out(self, a: _Step, b: _Step) -> tuple[Ruling | None, ModernPosition | None]:
-        """Step ``a`` then step ``b``: what forbids the pair, or the position it leaves."""
-        if a.ruling is not None:
-            return a.ruling, None
-        game, side, board = self.game, self.side, self.position.board
-        state = _Scratch(self.position)
-        game._play_step(state, side, a.start, a.count, None)
-        if state.cells[b.start] != board[b.start]:  # the sun's piece left: a is there now
-            sum_move = self.rules.step_moves[a.count + b.count][a.start]
-            book = self.rules.rules
-            return book.forbids("same-piece", square=b.start, sum_move=str(sum_move)), None
-        ruling = game._step_ruling(state.cells, side, b.start, b.count)
+    def play_out(
+        self, first: int, one: int, second: int, other: int
+    ) -> tuple[Ruling | None, _Scratch | None]:
+        """One step then the other: what forbids the pair, or the state it leaves."""
+        ruling = self.steps[first << 5 | one][0]
         if ruling is not None:
             return ruling, None
-        game._play_step(state, side, b.start, b.count, None)
-        return None, state.position(side)
+        game, side, board = self.game, self.side, self.position.board
+        state = _Scratch(self.position)
+        game._play_step(state, side, first, one, None)
+        if state.cells[second] != board[second]:  # the sun's piece left: the first is there
+            sum_move = self.rules.step_moves[one + other][first]
+            book = self.rules.rules
+            return book.forbids("same-piece", square=second, sum_move=str(sum_move)), None
+        ruling = game._step_ruling(state.cells, side, second, other)
+        if ruling is not None:
+            return ruling, None
+        game._play_step(state, side, second, other, None)
+        return None, state
 
-    def add(self, single: bool, moved: int, move: Move, ruling: Ruling | None) -> None:
-        group = self.groups.setdefault((single, moved), {})
-        if move not in group:
-            group[move] = ruling
-
-    def turns(self) -> _Turns:
-        """Tiers in order of precedence: turns with both dice before one die alone (N7);
-        inside each, turns that move more pieces off 26-30 first (N5, ours)."""
-        tiers: list[Tier] = []
-        listed: list[Move] = []
-        legal: frozenset[Move] = frozenset()
-        single = False
-        full_legal = False
-        for key in sorted(self.groups, key=lambda k: (k[0], -k[1])):
-            group = self.groups[key]
-            one_die = key[0]
-            if not tiers:
-                precedence = ""
-            elif one_die and full_legal:
-                precedence = "one-die"
-            else:
-                precedence = "must-move"
-            tiers.append(Tier(list(group), group.get, precedence))
-            allowed = [move for move, ruling in group.items() if ruling is None]
-            if allowed and not one_die:
-                full_legal = True
-            if allowed and not listed:
-                listed = [move for move in allowed if move not in self.hidden]
-                legal = frozenset(allowed)
-                single = one_die
-        plans = self.single_plans | self.full_plans
-        if single:
-            plans = self.full_plans | self.single_plans
-        single_dice = frozenset(plans[move][1] for move in legal) if single else frozenset()
-        return _Turns(tiers, listed, legal, plans, single, single_dice)
+    def single_turns(self) -> None:
+        """N6, N7: one die alone (each die once, each end once)."""
+        if self.singles_done:
+            return
+        self.singles_done = True
+        dice = tuple(sorted(set(self.position.throw or ())))
+        self.rule_steps(dice)
+        ends, steps, entries = self.rules.ends, self.steps, self.entries
+        best = self.best
+        for start in self.mine:
+            group = _SINGLE_GROUP + (start not in self.obliged)
+            seen: set[int] = set()
+            for die in dice:
+                end = ends[die][start]
+                if end in seen:  # 28 + 1 and 28 + 5 both end on 29: one move
+                    continue
+                seen.add(end)
+                ruling = steps[start << 5 | die][0]
+                entries.append((group, start << 5 | die, ruling, False))
+                if ruling is None and group < best:
+                    best = group
+        self.best = best
 
 
 # ----- notation ---------------------------------------------------------------------------------
@@ -810,7 +887,7 @@ class _PositionReader:
         self._check_state(position)
         return position
 
-    def _board(self, text: str) -> tuple[int, ...]:
+    def _board(self, text: str) -> bytes:
         rows = text.split("/")
         squares = self.rules.squares
         if len(rows) != squares // ROW:
@@ -826,7 +903,7 @@ class _PositionReader:
                 raise self.fail(
                     f"no piece rests on square {square}: the moon and the bird send it away"
                 )
-        return tuple(board)
+        return bytes(board)
 
     def _cells(self, row: str, number: int) -> Iterator[int]:
         position = 0
