@@ -124,6 +124,13 @@ class DiceTable:
         )
 
 
+class Dice(tuple[int, ...]):
+    """The pending dice, lowest first; shown as the players write them (``4,6``)."""
+
+    def __str__(self) -> str:
+        return ",".join(map(str, self))
+
+
 # ----- positions -------------------------------------------------------------------------------
 Numbers = tuple[tuple[int, ...], tuple[int, ...]]  # piece numbers of white and of black
 
@@ -141,7 +148,7 @@ class ModernPosition:
 
     board: bytes
     turn: int
-    throw: tuple[int, ...] | None
+    throw: Dice | None
     off: Numbers
     out: Numbers
     blocked: bool = False
@@ -156,7 +163,7 @@ class ModernPosition:
             cache["squares_"] = squares
         return squares[side]
 
-    def with_throw(self, throw: tuple[int, ...] | None) -> ModernPosition:
+    def with_throw(self, throw: Dice | None) -> ModernPosition:
         """The same position with another throw pending (shares the piece lists)."""
         position = ModernPosition(self.board, self.turn, throw, self.off, self.out, self.blocked)
         if "squares_" in self.__dict__:
@@ -332,7 +339,7 @@ class Modern(RaceGame[ModernPosition]):
                 f"({self.format_position(position)})",
                 ruling,
             )
-        return position.with_throw(dice)
+        return position.with_throw(Dice(dice))
 
     def random_throw(self, rng: Random) -> Throw:
         """Two dice; a player with one piece left throws one die half of the time (N6)."""
@@ -922,14 +929,14 @@ class _PositionReader:
     def _is_piece_number(self, digit: str | None) -> bool:
         return digit is None or 1 <= int(digit) <= self.rules.pieces
 
-    def _dice(self, text: str) -> tuple[int, ...] | None:
+    def _dice(self, text: str) -> Dice | None:
         if text == "-":
             return None
         try:
             throw = self.rules.throws.parse(text)
         except NotationError:
             raise self.fail(f"the dice are '-' (none pending) or e.g. 4,6, not {text!r}") from None
-        return throw.dice
+        return Dice(throw.dice)
 
     def _pieces(self, text: str, label: str) -> Numbers:
         prefix = f"{label}:"
