@@ -6,8 +6,10 @@ Expected values are written from DECISIONS.md (N1-N8) and the seed, not read fro
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from itertools import product
+from pathlib import Path
 
 import pytest
 from cases_reader import Case, check_case, cited_keys, miscited, read_cases, sections_lacking
@@ -217,3 +219,41 @@ def test_house_rule_end_after_two_pieces() -> None:
     played = house.game("..B1......W4/.B3......../........W5. w 2,3 off:W1B4 out:W2W3B2B5 play")
     played.push("10-13,29-off")
     assert played.winner() == 0  # white 1 + 5 = 6 against black 4
+
+
+# ----- docs/notation.md -------------------------------------------------------------------------
+NOTATION = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
+MODERN_POSITION = re.compile(
+    r"(?:[.WB1-5]{10,20}/){2}[.WB1-5]{10,20} [wb] [-0-9,]+ off:\S+ out:\S+ (?:play|blocked)"
+)
+
+
+def guide_section() -> str:
+    text = NOTATION.read_text(encoding="utf-8")
+    start = text.index("## Senet-Modern")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def test_the_guides_positions_read_back() -> None:
+    examples = MODERN_POSITION.findall(guide_section())
+    assert len(examples) >= 8
+    for example in examples:
+        assert game(example).fen() == example
+
+
+def test_the_guides_examples_do_what_it_says() -> None:
+    pairs = re.findall(r"```\n(\S.*)\n(\S.*)\n```", guide_section())
+    assert len(pairs) == 2  # one die with the last piece; a blocked player
+    for before, after in pairs:
+        played = game(before)
+        (move,) = played.legal_moves()
+        played.push(move)
+        assert played.fen() == after
+    under_way = game("..W5....B3../.W4.B1.....W2/.B5........ w 3,5 off:W1B4 out:W3B2 play")
+    listed = [str(move) for move in under_way.legal_moves()]
+    assert len(listed) == 8 and {"3-11", "20-28"} <= set(listed)
+    assert under_way.explain(Move.parse("3-6")).deciding.rule.id == "N7"
+    start = game(None, "4,6")
+    assert Move.parse("7-11,1-7") in start.legal_moves()
+    assert not start.explain(Move.parse("1-7,7-11")).legal
+    assert game(None).board_lines()[0].startswith("W5 B5 W4 B4")
