@@ -88,8 +88,10 @@ def _worth(game: AnyGame, move: Move) -> tuple[int, int]:
 
 def _tell_a_dispute(game: AnyGame, moves: list[Move], lang: str) -> bool:
     """Show the ruling on one tempting move the rules forbid, once per demo."""
-    side_squares = game.position.squares[game.position.turn]
     throw = game.position.throw
+    if not isinstance(throw, int):  # written for one score and Senet's piece lists
+        return False
+    side_squares = game.position.squares[game.position.turn]
     for start in side_squares:
         candidate = Move(start, start + throw)
         if candidate in moves:
