@@ -26,12 +26,12 @@ import pytest
 from companion import games
 from companion.core import PASS, START, Action, Move
 from companion.errors import IllegalMoveError, TurnError
-from companion.games.modern import Modern, ModernRules
+from companion.games.modern import Modern, ModernPosition, ModernRules
 from companion.rules import Ruling, Verdict
 from companion.throws import Throw
 
 NAME = "senet-modern"
-GAMES = 80
+GAMES = 120
 FULLY_CHECKED = 1
 MAX_ACTIONS = 5_000
 UNDO_EVERY = 37
@@ -469,3 +469,28 @@ def test_random_games_end_both_ways() -> None:
         finished += not game.position.blocked
         winners.add(game.winner())
     assert blocked and finished and winners == {0, 1}
+
+
+def midgame_positions(count: int, seed: int = 1) -> list[ModernPosition]:
+    """Positions with dice pending, every 7th throw of seeded random games, for
+    benchmarks/engine.py (whose own sampler reads Senet's opening phase)."""
+    rules = modern_rules()
+    rng = random.Random(seed)
+    positions: list[ModernPosition] = []
+    game = rules.game()
+    throws = 0
+    while len(positions) < count:
+        if game.is_over():
+            game = rules.game()
+        game.throw(game.random_throw(rng))
+        throws += 1
+        if throws % 7 == 0:
+            positions.append(game.position)
+        game.push_fast(rng.choice(game.legal_moves()))
+    return positions
+
+
+def test_midgame_positions_have_dice_pending() -> None:
+    positions = midgame_positions(50)
+    assert len(positions) == 50 and all(p.throw is not None for p in positions)
+    assert len({p.board for p in positions}) > 40

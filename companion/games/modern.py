@@ -313,12 +313,13 @@ class Modern(RaceGame[ModernPosition]):
             code = position.board[square]
             return piece_name(code) if code else marks.get(square, "..")
 
-        rows = [range(1, 11), range(20, 10, -1), range(21, 31)]
-        arrows = ["  1 -> 10", " 20 <- 11", " 21 -> 30"]
-        lines = [
-            " ".join(cell(square) for square in row) + arrow
-            for row, arrow in zip(rows, arrows, strict=True)
-        ]
+        lines = []
+        for first in range(1, rules.squares + 1, ROW):
+            last = first + ROW - 1
+            backward = (first // ROW) % 2 == 1  # boustrophedon: every other row
+            row = range(last, first - 1, -1) if backward else range(first, last + 1)
+            arrow = f"{last:>3} <- {first}" if backward else f"{first:>3} -> {last}"
+            lines.append(" ".join(cell(square) for square in row) + arrow)
         for label, numbers in (("off", position.off), ("out", position.out)):
             sides = [
                 f"{COLOURS[side]} {' '.join(map(str, numbers[side])) or '-'}" for side in (0, 1)
