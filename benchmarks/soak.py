@@ -25,6 +25,7 @@ TESTS = Path(__file__).resolve().parent.parent / "tests"
 CHECKED_GAMES = {
     "senet-migo": "test_random_games:play_random_game",
     "senet-kendall": "test_random_games:play_random_game",
+    "senet-modern": "test_modern_random:play_random_game",
     "mehen": "test_mehen_random:play_random_game",
     "ur-tablet": "test_ur_random_games:play_random_game",
     "ur-finkel": "test_royal_random_games:play_random_game",

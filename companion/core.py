@@ -255,7 +255,8 @@ class RaceGame(ABC, Generic[P]):
 
     @abstractmethod
     def with_throw(self, position: P, throw: Throw) -> P:
-        """The position with this throw pending."""
+        """The position with this throw pending; a family may raise a CompanionError for a
+        throw its rules refuse in this position (nothing is recorded then)."""
 
     def turn_label(self, lang: str = "en") -> str:
         """Who is to play, in words ("white", "player 2")."""
@@ -389,8 +390,9 @@ class RaceGame(ABC, Generic[P]):
                 f"play it (or pass) first ({self.fen()})"
             )
         parsed = self._as_throw(throw)
+        after = self.with_throw(self.position, parsed)  # a family may refuse it (raises)
         self._stack.append((parsed, self.position))
-        self.position = self.with_throw(self.position, parsed)
+        self.position = after
         return parsed
 
     def push(self, move: Move | str) -> list[Ruling]:
@@ -419,8 +421,9 @@ class RaceGame(ABC, Generic[P]):
         if self.position.throw is None:
             return self.throw(throw)
         parsed = self._as_throw(throw)
+        after = self.with_throw(self.position, parsed)
         self._stack.append((parsed, self.position))
-        self.position = self.with_throw(self.position, parsed)
+        self.position = after
         return parsed
 
     def push_fast(self, move: Move) -> None:

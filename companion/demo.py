@@ -91,6 +91,8 @@ def _tell_a_dispute(game: AnyGame, moves: list[Move], lang: str) -> bool:
     if squares is None:  # only Senet positions list each side's squares
         return False
     throw = game.position.throw
+    if not isinstance(throw, int):  # written for a single score
+        return False
     for start in squares[game.position.turn]:
         candidate = Move(start, start + throw)
         if candidate in moves:

@@ -136,8 +136,30 @@ class Session:
             ruling = self.game.explain(PASS).deciding
             self.say(f"  no move: {ruling.short(self.lang)} [{ruling.rule.id}] (type 1 or 'pass')")
             return
-        for number, move in enumerate(moves, 1):
-            self.say(f"  {number}. {move}  {self._what_it_does(move)}")
+        entries = [(f"{n}. {move}", self._what_it_does(move)) for n, move in enumerate(moves, 1)]
+        if len(entries) <= COMPACT_FROM:
+            for name, does in entries:
+                self.say(f"  {name}  {does}")
+            return
+        # Many moves (two dice: pairs): plain moves in columns, the others on their own line.
+        self.say(f"  {len(entries)} moves:")
+        width = max(len(name) for name, _ in entries) + 2
+        columns = max(1, LINE_WIDTH // width)
+        row: list[str] = []
+        for name, does in entries:
+            if does:
+                self._say_row(row)
+                self.say(f"  {name}  {does}")
+                continue
+            row.append(name.ljust(width))
+            if len(row) == columns:
+                self._say_row(row)
+        self._say_row(row)
+
+    def _say_row(self, row: list[str]) -> None:
+        if row:
+            self.say("  " + "".join(row).rstrip())
+            row.clear()
 
     def move(self, text: str) -> None:
         moves = self.game.legal_moves()
@@ -205,6 +227,8 @@ def throw_label(throw: Throw) -> str:
 
 
 PLAIN_MOVE = "distance"  # the ruling of an ordinary move: not worth repeating
+COMPACT_FROM = 12  # more moves than this are listed compactly
+LINE_WIDTH = 76
 _QUIET_KEYS = frozenset({PLAIN_MOVE, "extra-throw", "hand-passes"})
 
 

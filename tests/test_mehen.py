@@ -338,7 +338,8 @@ NOTATION = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
 def notation_section() -> str:
     text = NOTATION.read_text(encoding="utf-8")
     start = text.index("## Mehen (mehen)")
-    return text[start : text.index("\n## ", start)]
+    end = text.find("\n## ", start)
+    return text[start:] if end < 0 else text[start:end]
 
 
 def documented_positions() -> list[str]:

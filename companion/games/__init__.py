@@ -5,6 +5,7 @@ from __future__ import annotations
 from companion.core import RuleSet
 from companion.errors import UnknownGameError
 from companion.games.mehen_rules import MEHEN
+from companion.games.modern_rules import SENET_MODERN
 from companion.games.royal_rules import UR_FINKEL, UR_MASTERS
 from companion.games.senet_rules import SENET_KENDALL, SENET_MIGO
 from companion.games.ur_rules import UR_TABLET
@@ -12,6 +13,7 @@ from companion.games.ur_rules import UR_TABLET
 _RULE_SETS: tuple[RuleSet, ...] = (
     SENET_MIGO,
     SENET_KENDALL,
+    SENET_MODERN,
     MEHEN,
     UR_TABLET,
     UR_FINKEL,
