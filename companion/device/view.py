@@ -98,3 +98,24 @@ class BlankScreen:
 
 
 View = BoardScreen | ScoreScreen | MenuScreen | MessageScreen | BlankScreen
+
+
+def describe(view: View) -> list[str]:
+    """The text of a view, for transcripts and logs (the board as notation is elsewhere)."""
+    if isinstance(view, BoardScreen):
+        head = f"[{view.header}]" + (f" {view.corner}" if view.corner else "")
+        marked = [
+            f"> {line}" if index == view.inverted_line else line
+            for index, line in enumerate(view.lines)
+        ]
+        return [head, *view.text_board, *marked]
+    if isinstance(view, ScoreScreen):
+        return [f"[{view.header}]", f"{view.score}  {view.consequence}", view.footer]
+    if isinstance(view, MenuScreen):
+        items = [
+            f"{'>' if i == view.selected else ' '} {item}" for i, item in enumerate(view.items)
+        ]
+        return [f"[{view.title}]", *items]
+    if isinstance(view, MessageScreen):
+        return [f"[{view.title}]", *view.lines, *([view.footer] if view.footer else [])]
+    return ["(screen saver)"]
