@@ -453,8 +453,8 @@ def _on_confirm(app: App, screen: ConfirmShutdown, press: Press) -> None:
     if press.key is Key.SELECT:
         app.effects.append(Effect.SHUTDOWN)
         app._goodbye()
-    elif press.key is Key.BACK:
-        app.screen = SettingsMenu()
+    elif press.key is Key.BACK:  # back to the "shut down" line
+        app.screen = SettingsMenu(len(app.settings_items()) - 1)
 
 
 def _on_message(app: App, screen: Message, press: Press) -> None:

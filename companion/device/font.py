@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import cache
 
 from luma.core.legacy import font as luma_fonts
-from PIL import Image, ImageDraw
 
 Columns = tuple[int, ...]  # one int per pixel column, bit j set = pixel in row j
 
@@ -107,23 +106,15 @@ class BitmapFont:
         total = sum(len(self.columns(ch)) for ch in plain_text(text))
         return max(total - 1, 0) * scale
 
-    def draw(
-        self, image: Image.Image, xy: tuple[int, int], text: str, *, scale: int = 1, fill: int = 1
-    ) -> int:
-        """Draw ``text`` with its top left corner at ``xy``; returns the x after it."""
+    def points(self, xy: tuple[int, int], text: str, *, scale: int = 1) -> list[tuple[int, int]]:
+        """The lit pixels of ``text`` drawn with its top left corner at ``xy``."""
         x, y = xy
         points: list[tuple[int, int]] = []
         for ch in plain_text(text):
             columns = self.columns(ch)
-            points.extend(_glyph_points(columns, x, y, scale))
+            points.extend((x + dx, y + dy) for dx, dy in _unit_points(columns, scale))
             x += len(columns) * scale
-        if points:
-            ImageDraw.Draw(image).point(points, fill=fill)
-        return x
-
-
-def _glyph_points(columns: Columns, x: int, y: int, scale: int) -> list[tuple[int, int]]:
-    return [(x + dx, y + dy) for dx, dy in _unit_points(columns, scale)]
+        return points
 
 
 @cache

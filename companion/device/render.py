@@ -9,9 +9,10 @@ and in CI.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from companion.device.font import BOLD, SMALL, BitmapFont
 from companion.device.view import (
@@ -49,35 +50,60 @@ _MARK_SPRITES: dict[Mark, Sprite] = {Mark.SAFE: _SAFE_SPRITE, Mark.WATER: _WATER
 
 def render(view: View) -> Image.Image:
     """The image of a view, 128x64, mode "1"."""
-    image = Image.new("1", (WIDTH, HEIGHT), 0)
-    _DRAWERS[type(view)](image, view)
-    return image
+    canvas = Canvas()
+    _DRAWERS[type(view)](canvas, view)
+    return canvas.image()
 
 
 # ----- primitives -------------------------------------------------------------------------
-def _points(image: Image.Image, points: Iterable[tuple[int, int]], fill: int = 1) -> None:
-    inside = [(x, y) for x, y in points if 0 <= x < WIDTH and 0 <= y < HEIGHT]
-    if inside:
-        ImageDraw.Draw(image).point(inside, fill=fill)
+class Canvas:
+    """One byte per pixel (0 or 255), turned into a 1-bit image at the end."""
+
+    def __init__(self) -> None:
+        self.pixels = bytearray(WIDTH * HEIGHT)
+
+    def image(self) -> Image.Image:
+        grey = Image.frombytes("L", (WIDTH, HEIGHT), bytes(self.pixels))
+        return grey.convert("1", dither=Image.Dither.NONE)
+
+    def put(self, points: Iterable[tuple[int, int]], fill: int = 1) -> None:
+        value = 255 if fill else 0
+        pixels = self.pixels
+        for x, y in points:
+            if 0 <= x < WIDTH and 0 <= y < HEIGHT:
+                pixels[y * WIDTH + x] = value
+
+    def fill(self, x0: int, y0: int, x1: int, y1: int, fill: int = 1) -> None:
+        """Fill the rectangle from (x0, y0) to (x1, y1), both included."""
+        x0, x1 = max(x0, 0), min(x1, WIDTH - 1)
+        if x1 < x0:
+            return
+        run = bytes([255 if fill else 0]) * (x1 - x0 + 1)
+        for y in range(max(y0, 0), min(y1, HEIGHT - 1) + 1):
+            self.pixels[y * WIDTH + x0 : y * WIDTH + x1 + 1] = run
+
+    def frame(self, x0: int, y0: int, x1: int, y1: int, fill: int = 1) -> None:
+        self.fill(x0, y0, x1, y0, fill)
+        self.fill(x0, y1, x1, y1, fill)
+        self.fill(x0, y0, x0, y1, fill)
+        self.fill(x1, y0, x1, y1, fill)
+
+    def sprite(self, x: int, y: int, rows: Sprite, fill: int = 1) -> None:
+        self.put(_sprite_points(rows, x, y), fill)
+
+    def text(
+        self, font: BitmapFont, xy: tuple[int, int], text: str, *, scale: int = 1, fill: int = 1
+    ) -> None:
+        self.put(font.points(xy, text, scale=scale), fill)
 
 
-def _fill(image: Image.Image, x0: int, y0: int, x1: int, y1: int, fill: int = 1) -> None:
-    """Fill the rectangle from (x0, y0) to (x1, y1), both included."""
-    _points(image, ((x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)), fill)
+def _sprite_points(rows: Sprite, x: int, y: int) -> list[tuple[int, int]]:
+    return [(x + dx, y + dy) for dx, dy in _sprite_offsets(rows)]
 
 
-def _frame(image: Image.Image, x0: int, y0: int, x1: int, y1: int, fill: int = 1) -> None:
-    edges = [(x, y0) for x in range(x0, x1 + 1)] + [(x, y1) for x in range(x0, x1 + 1)]
-    edges += [(x0, y) for y in range(y0, y1 + 1)] + [(x1, y) for y in range(y0, y1 + 1)]
-    _points(image, edges, fill)
-
-
-def _sprite(image: Image.Image, x: int, y: int, rows: tuple[str, ...], fill: int = 1) -> None:
-    _points(
-        image,
-        ((x + dx, y + dy) for dy, row in enumerate(rows) for dx, ch in enumerate(row) if ch == "#"),
-        fill,
-    )
+@cache
+def _sprite_offsets(rows: Sprite) -> tuple[tuple[int, int], ...]:
+    return tuple((dx, dy) for dy, row in enumerate(rows) for dx, ch in enumerate(row) if ch == "#")
 
 
 def wrap(text: str, width: int = WIDTH - 2, font: BitmapFont = SMALL) -> list[str]:
@@ -117,16 +143,16 @@ def _fit(text: str, width: int, font: BitmapFont = SMALL) -> str:
     return text + ELLIPSIS
 
 
-def _header(image: Image.Image, left: str, right: str = "") -> None:
-    _fill(image, 0, 0, WIDTH - 1, HEADER_HEIGHT - 1)
+def _header(canvas: Canvas, left: str, right: str = "") -> None:
+    canvas.fill(0, 0, WIDTH - 1, HEADER_HEIGHT - 1)
     right_width = SMALL.width(right) + 2 if right else 0
-    SMALL.draw(image, (2, 1), _fit(left, WIDTH - 4 - right_width), fill=0)
+    canvas.text(SMALL, (2, 1), _fit(left, WIDTH - 4 - right_width), fill=0)
     if right:
-        SMALL.draw(image, (WIDTH - right_width, 1), right, fill=0)
+        canvas.text(SMALL, (WIDTH - right_width, 1), right, fill=0)
 
 
 def _lines(
-    image: Image.Image, y: int, texts: Iterable[str], *, bottom: int, inverted: int | None = None
+    canvas: Canvas, y: int, texts: Iterable[str], *, bottom: int, inverted: int | None = None
 ) -> None:
     """Draw wrapped texts from ``y`` down to ``bottom``, the last visible line cut short."""
     rows: list[tuple[str, bool]] = []
@@ -138,13 +164,13 @@ def _lines(
         rows = [*rows[: room - 1], (_fit(last + ELLIPSIS, WIDTH - 2), flag)]
     for line, flag in rows[:room]:
         if flag:
-            _fill(image, 0, y - 1, WIDTH - 1, y + LINE - 2)
-        SMALL.draw(image, (1, y), line, fill=0 if flag else 1)
+            canvas.fill(0, y - 1, WIDTH - 1, y + LINE - 2)
+        canvas.text(SMALL, (1, y), line, fill=0 if flag else 1)
         y += LINE
 
 
 # ----- the board --------------------------------------------------------------------------
-def draw_grid(image: Image.Image, grid: Grid, top: int) -> int:
+def draw_grid(canvas: Canvas, grid: Grid, top: int) -> int:
     """Draw the board picture with its top at ``top``; returns the y under it."""
     columns = max(len(row) for row in grid.rows)
     width = min(CELL_WIDTH, (WIDTH - 1) // columns)
@@ -154,79 +180,78 @@ def draw_grid(image: Image.Image, grid: Grid, top: int) -> int:
         for column, cell in enumerate(row):
             x = left + column * width
             y = top + row_index * CELL_HEIGHT
-            _cell(image, cell, x, y, width)
+            _cell(canvas, cell, x, y, width)
     bottom = top + len(grid.rows) * CELL_HEIGHT
     if grid.note:
         note_x = left + columns * width + 3
-        SMALL.draw(image, (note_x, top + (bottom - top - SMALL.height) // 2), grid.note)
+        canvas.text(SMALL, (note_x, top + (bottom - top - SMALL.height) // 2), grid.note)
     return bottom + 1
 
 
-def _cell(image: Image.Image, cell: Cell, x: int, y: int, width: int) -> None:
+def _cell(canvas: Canvas, cell: Cell, x: int, y: int, width: int) -> None:
     x1, y1 = x + width, y + CELL_HEIGHT
     if cell.mark is Mark.GAP:
-        _points(
-            image,
+        canvas.put(
             ((px, py) for px in range(x, x1 + 1) for py in range(y, y1 + 1) if (px + py) % 2 == 0),
         )
         return
-    _frame(image, x, y, x1, y1)
+    canvas.frame(x, y, x1, y1)
     ink = 1
     if cell.highlight in (Highlight.FROM, Highlight.CURSOR):
-        _fill(image, x + 1, y + 1, x1 - 1, y1 - 1)
+        canvas.fill(x + 1, y + 1, x1 - 1, y1 - 1)
         ink = 0
     elif cell.highlight is Highlight.TO:
-        _frame(image, x + 2, y + 2, x1 - 2, y1 - 2)
+        canvas.frame(x + 2, y + 2, x1 - 2, y1 - 2)
     centre_x, centre_y = x + (width + 1) // 2, y + (CELL_HEIGHT + 1) // 2
     if cell.piece is Piece.NONE:
         mark_sprite = _MARK_SPRITES.get(cell.mark)
         if mark_sprite is not None:
-            _centred_sprite(image, centre_x, centre_y, mark_sprite, ink)
+            _centred_sprite(canvas, centre_x, centre_y, mark_sprite, ink)
     elif cell.piece is Piece.OTHER:
         label = cell.label[:1]
-        SMALL.draw(image, (centre_x - SMALL.width(label) // 2, y + 2), label, fill=ink)
+        canvas.text(SMALL, (centre_x - SMALL.width(label) // 2, y + 2), label, fill=ink)
     else:
         sprite = _PIECE_SPRITE if cell.piece is Piece.LIGHT else _DARK_SPRITE
-        _centred_sprite(image, centre_x, centre_y, sprite, ink)
+        _centred_sprite(canvas, centre_x, centre_y, sprite, ink)
 
 
 def _centred_sprite(
-    image: Image.Image, centre_x: int, centre_y: int, rows: tuple[str, ...], ink: int
+    canvas: Canvas, centre_x: int, centre_y: int, rows: tuple[str, ...], ink: int
 ) -> None:
     x = centre_x - len(rows[0]) // 2
     y = centre_y - len(rows) // 2
-    _sprite(image, x, y, rows, ink)
+    canvas.sprite(x, y, rows, ink)
 
 
 # ----- screens ----------------------------------------------------------------------------
-def _board_screen(image: Image.Image, view: BoardScreen) -> None:
-    _header(image, view.header, view.corner)
+def _board_screen(canvas: Canvas, view: BoardScreen) -> None:
+    _header(canvas, view.header, view.corner)
     y = HEADER_HEIGHT + 1
     if view.grid is not None:
-        y = draw_grid(image, view.grid, y) + 1
+        y = draw_grid(canvas, view.grid, y) + 1
     elif view.text_board:
         for line in view.text_board:
-            SMALL.draw(image, (1, y), _fit(line, WIDTH - 2))
+            canvas.text(SMALL, (1, y), _fit(line, WIDTH - 2))
             y += LINE
-    _lines(image, y, view.lines, bottom=HEIGHT + 1, inverted=view.inverted_line)
+    _lines(canvas, y, view.lines, bottom=HEIGHT + 1, inverted=view.inverted_line)
 
 
-def _score_screen(image: Image.Image, view: ScoreScreen) -> None:
-    _header(image, view.header, view.corner)
+def _score_screen(canvas: Canvas, view: ScoreScreen) -> None:
+    _header(canvas, view.header, view.corner)
     scale = 4
     while scale > 1 and BOLD.width(view.score, scale=scale) > WIDTH - 4:
         scale -= 1
     score_width = BOLD.width(view.score, scale=scale)
-    BOLD.draw(image, ((WIDTH - score_width) // 2, HEADER_HEIGHT + 2), view.score, scale=scale)
+    canvas.text(BOLD, ((WIDTH - score_width) // 2, HEADER_HEIGHT + 2), view.score, scale=scale)
     consequence = _fit(view.consequence, WIDTH - 2, BOLD)
     y = HEADER_HEIGHT + 2 + 8 * scale + 3
-    BOLD.draw(image, ((WIDTH - BOLD.width(consequence)) // 2, y), consequence)
+    canvas.text(BOLD, ((WIDTH - BOLD.width(consequence)) // 2, y), consequence)
     if view.footer:
-        SMALL.draw(image, (1, FOOTER_Y), _fit(view.footer, WIDTH - 2))
+        canvas.text(SMALL, (1, FOOTER_Y), _fit(view.footer, WIDTH - 2))
 
 
-def _menu_screen(image: Image.Image, view: MenuScreen) -> None:
-    _header(image, view.title, f"{view.selected + 1}/{len(view.items)}" if view.items else "")
+def _menu_screen(canvas: Canvas, view: MenuScreen) -> None:
+    _header(canvas, view.title, f"{view.selected + 1}/{len(view.items)}" if view.items else "")
     first = min(
         max(view.selected - MENU_ROWS_SHOWN // 2, 0), max(len(view.items) - MENU_ROWS_SHOWN, 0)
     )
@@ -234,28 +259,28 @@ def _menu_screen(image: Image.Image, view: MenuScreen) -> None:
     for index in range(first, min(first + MENU_ROWS_SHOWN, len(view.items))):
         chosen = index == view.selected
         if chosen:
-            _fill(image, 0, y - 1, WIDTH - 1, y + MENU_ROW - 2)
+            canvas.fill(0, y - 1, WIDTH - 1, y + MENU_ROW - 2)
         text = _fit(view.items[index], WIDTH - 8)
-        SMALL.draw(image, (3, y), text, fill=0 if chosen else 1)
+        canvas.text(SMALL, (3, y), text, fill=0 if chosen else 1)
         y += MENU_ROW
     if view.footer:
-        SMALL.draw(image, (1, FOOTER_Y), _fit(view.footer, WIDTH - 2))
+        canvas.text(SMALL, (1, FOOTER_Y), _fit(view.footer, WIDTH - 2))
 
 
-def _message_screen(image: Image.Image, view: MessageScreen) -> None:
-    _header(image, view.title)
+def _message_screen(canvas: Canvas, view: MessageScreen) -> None:
+    _header(canvas, view.title)
     bottom = FOOTER_Y if view.footer else HEIGHT + 1
-    _lines(image, HEADER_HEIGHT + 2, view.lines, bottom=bottom)
+    _lines(canvas, HEADER_HEIGHT + 2, view.lines, bottom=bottom)
     if view.footer:
-        SMALL.draw(image, (1, FOOTER_Y), _fit(view.footer, WIDTH - 2))
+        canvas.text(SMALL, (1, FOOTER_Y), _fit(view.footer, WIDTH - 2))
 
 
-def _blank_screen(image: Image.Image, view: BlankScreen) -> None:
+def _blank_screen(canvas: Canvas, view: BlankScreen) -> None:
     if view.lit:
-        _points(image, [view.dot])
+        canvas.put([view.dot])
 
 
-_DRAWERS: dict[type[Any], Callable[[Image.Image, Any], None]] = {
+_DRAWERS: dict[type[Any], Callable[[Canvas, Any], None]] = {
     BoardScreen: _board_screen,
     ScoreScreen: _score_screen,
     MenuScreen: _menu_screen,
