@@ -10,8 +10,13 @@ from companion.device.state import Settings, StateStore
 
 
 def make_app(
-    folder: Path, *, game: str = "senet-kendall", lang: str = "en", dev_mode: bool = False,
-    saver_after: float = 300.0, seed: int = 1,
+    folder: Path,
+    *,
+    game: str = "senet-kendall",
+    lang: str = "en",
+    dev_mode: bool = False,
+    saver_after: float = 300.0,
+    seed: int = 1,
 ) -> App:
     return App(
         StateStore(folder),

@@ -39,9 +39,7 @@ def module_level_imports(path: Path) -> set[str]:
 
 
 COMMAND = ENGINE / "cli.py"  # the composition root: reaches the device, lazily
-ENGINE_MODULES = sorted(
-    p for p in ENGINE.rglob("*.py") if DEVICE not in p.parents and p != COMMAND
-)
+ENGINE_MODULES = sorted(p for p in ENGINE.rglob("*.py") if DEVICE not in p.parents and p != COMMAND)
 
 
 def test_the_command_line_imports_the_device_only_when_asked() -> None:
