@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from companion import games
@@ -101,11 +102,28 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true", help="machine-readable output")
     stats.set_defaults(handler=_stats)
 
-    demo = commands.add_parser("demo", help="play and print a short demonstration game")
+    demo = commands.add_parser(
+        "demo", help="play a whole game through the device's screens (GIF and transcript)"
+    )
     demo.add_argument("--game", default="senet-kendall", metavar="GAME")
     demo.add_argument("--seed", type=int, default=2026)
     demo.add_argument("--lang", choices=("fr", "en"), default="en")
+    demo.add_argument("--out", default="out/demo", metavar="DIR", help="where to write them")
+    demo.add_argument("--text", action="store_true", help="print the game instead (no screens)")
     demo.set_defaults(handler=_demo)
+
+    run = commands.add_parser("run", help="the device: on a Pi, or emulated in the terminal")
+    run.add_argument("--config", metavar="FILE", help="configuration (TOML)")
+    run.add_argument(
+        "--screen",
+        default="auto",
+        metavar="WHERE",
+        help="auto (the configured display; the terminal off the Pi), terminal, "
+        "or a folder to write each screen as PNG",
+    )
+    run.add_argument("--state", metavar="DIR", help="where the game and settings are saved")
+    run.add_argument("--dev", action="store_true", help="dev mode: random throws on the buttons")
+    run.set_defaults(handler=_run)
     return parser
 
 
@@ -264,9 +282,38 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from companion.demo import run_demo
+    if args.text:
+        from companion.demo import run_demo
 
-    return run_demo(args.game, seed=args.seed, lang=args.lang)
+        return run_demo(args.game, seed=args.seed, lang=args.lang)
+    games.get(args.game)  # an unknown name is reported before anything is imported
+    try:
+        from companion.device.demo import run_device_demo
+    except ImportError as error:
+        raise DeviceMissingError(error) from None
+    return run_device_demo(args.game, seed=args.seed, lang=args.lang, out=Path(args.out))
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        from companion.device.run import RunOptions, run_device
+    except ImportError as error:
+        raise DeviceMissingError(error) from None
+    options = RunOptions(
+        config_path=Path(args.config) if args.config else None,
+        screen=args.screen,
+        state_dir=Path(args.state) if args.state else None,
+        dev_mode=args.dev,
+    )
+    return run_device(options)
+
+
+class DeviceMissingError(CompanionError, ImportError):
+    def __init__(self, error: ImportError) -> None:
+        super().__init__(
+            f"the device needs its libraries ({error.name or error}): "
+            "pip install 'companion[device]'; 'companion demo --text' needs none"
+        )
 
 
 def _print_json(data: object) -> None:

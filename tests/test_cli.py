@@ -118,7 +118,7 @@ def test_bad_input_exits_2_with_a_message(
 
 
 def test_demo_plays_a_game_to_its_end(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "demo", "--seed", "3")
+    status, out, _ = run(capsys, "demo", "--text", "--seed", "3")
     assert status == EXIT_OK
     assert "Game over after" in out and "wins" in out
 

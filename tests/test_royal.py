@@ -311,7 +311,7 @@ def test_move_notation_reads_back() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_demo_plays_a_game_to_its_end(capsys: pytest.CaptureFixture[str], name: str) -> None:
-    status, out, _ = run(capsys, "demo", "--game", name, "--seed", "4")
+    status, out, _ = run(capsys, "demo", "--text", "--game", name, "--seed", "4")
     assert status == EXIT_OK
     assert "Game over after" in out and "wins" in out
 

@@ -1,0 +1,474 @@
+"""The screens: a state machine over events, and the view of each state.
+
+:class:`App` holds the game and the current screen (a small frozen value). ``handle``
+takes one event and moves to the next screen; ``view`` describes what to show, for the
+pure renderer. Nothing here touches hardware: what the screens want done outside (a
+beep, the contrast, shutting down) is left in ``effects`` for the event loop.
+
+Buttons: up/down choose, select confirms, back goes back or undoes; holding select asks
+"why?", holding back opens the menu.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion import games
+from companion.core import Move, RaceGame
+from companion.device import texts, views
+from companion.device.boards import FamilyScreens, screens_for
+from companion.device.events import (
+    CameraBack,
+    CameraFailed,
+    Effect,
+    Event,
+    Key,
+    Press,
+    Stop,
+    ThrowRead,
+    ThrowRefused,
+    Tick,
+)
+from companion.device.screens import (
+    AwaitThrow,
+    Choosing,
+    ConfirmShutdown,
+    GameOver,
+    Goodbye,
+    Menu,
+    Message,
+    Saver,
+    Screen,
+    SettingsMenu,
+    ThrowShown,
+    Why,
+)
+from companion.device.state import Settings, StateStore
+from companion.device.view import View
+from companion.errors import CompanionError
+from companion.throws import Throw
+
+AnyGame = RaceGame[Any]
+SCORE_SHOWN_FOR = 1.5  # seconds the score stays before the moves
+CONTRAST_STEPS = (32, 96, 160, 255)
+QUIET_RULINGS = frozenset({"distance", "hand-passes", "extra-throw"})
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """What the settings screen shows about the machine."""
+
+    version: str = "0.1.0"
+    display: str = "ssd1306"
+    address: Callable[[], str] = field(default=lambda: "unknown")
+    saver_after: float = 300.0  # seconds without a button before the screen saver
+    camera: bool = False  # a camera is configured
+
+
+@dataclass(frozen=True)
+class HandChoice:
+    """One line of the throws offered by hand: a throw, a random throw, or a move."""
+
+    label: str
+    throw: Throw | None = None
+    move: Move | None = None
+
+
+class App:
+    """The device's screens over one game."""
+
+    def __init__(
+        self,
+        store: StateStore,
+        *,
+        settings: Settings,
+        info: DeviceInfo,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.info = info
+        self.rng = rng or random.Random()
+        self.effects: list[Effect] = []
+        self.camera_ok = info.camera
+        self.now = 0.0
+        self.last_press = 0.0
+        self.finished = False
+        self.game: AnyGame | None = None
+        self.start = ""
+        self.screen: Screen = Menu()
+        self._boot()
+
+    # ----- life cycle -------------------------------------------------------------------
+    def _boot(self) -> None:
+        saved = self.store.load_game()
+        if saved is not None:
+            self.game, self.start = saved
+            self.screen = self._play_screen()
+        for problem in self.store.problems:
+            self.screen = Message(self._t("problem"), (problem,), self.screen)
+
+    @property
+    def lang(self) -> str:
+        return self.settings.lang
+
+    def _t(self, key: str, **values: object) -> str:
+        return texts.text(key, self.lang, **values)
+
+    def take_effects(self) -> list[Effect]:
+        effects, self.effects = self.effects, []
+        return effects
+
+    # ----- events -----------------------------------------------------------------------
+    def handle(self, event: Event, now: float) -> None:
+        """Move to the next screen after ``event``, at time ``now`` (seconds)."""
+        self.now = now
+        if self.finished:
+            return
+        try:
+            self._dispatch(event)
+        except CompanionError as error:  # a refused action or a save that failed
+            self.screen = Message(self._t("problem"), (str(error),), self._play_screen())
+
+    def _dispatch(self, event: Event) -> None:
+        if isinstance(event, Stop):
+            self._goodbye()
+        elif isinstance(event, Press):
+            self._press(event)
+        elif isinstance(event, Tick):
+            self._tick()
+        elif isinstance(event, ThrowRead):
+            self._throw_read(event.shown)
+        elif isinstance(event, ThrowRefused):
+            self._throw_refused(event.reason)
+        elif isinstance(event, CameraFailed):
+            self.camera_ok = False
+            message = self._t("camera-failed", reason=event.reason)
+            self.screen = Message(self._t("camera"), (message,), self._unwrapped())
+        elif isinstance(event, CameraBack):
+            self.camera_ok = True
+            self.screen = Message(self._t("camera"), (self._t("camera-back"),), self._unwrapped())
+
+    def _unwrapped(self) -> Screen:
+        screen = self.screen
+        while isinstance(screen, Message | Saver):
+            screen = screen.then
+        return screen
+
+    def _tick(self) -> None:
+        screen = self.screen
+        if isinstance(screen, ThrowShown) and self.now - screen.since >= SCORE_SHOWN_FOR:
+            self.screen = Choosing()
+        elif (
+            not isinstance(screen, Saver | Goodbye)
+            and self.now - self.last_press >= self.info.saver_after
+        ):
+            self.screen = Saver(screen)
+
+    def _press(self, press: Press) -> None:
+        self.last_press = self.now
+        screen = self.screen
+        if isinstance(screen, Saver):  # waking the screen is all the press does
+            self.screen = screen.then
+            return
+        if press.long and press.key is Key.BACK and not isinstance(screen, Menu | Goodbye):
+            self.screen = Menu()
+            return
+        handler = _PRESS_HANDLERS.get(type(screen))
+        if handler is not None:
+            handler(self, screen, press)
+
+    def _throw_read(self, shown: str) -> None:
+        screen = self._unwrapped()
+        if not isinstance(screen, AwaitThrow) or self.game is None:
+            return  # a throw seen while the players move pieces is not a new throw
+        self._throw(self.game.rules.parse_throw(shown))
+
+    def _throw_refused(self, reason: str) -> None:
+        if isinstance(self._unwrapped(), AwaitThrow):
+            self.screen = Message(self._t("throw-again"), (reason,), self._unwrapped())
+
+    # ----- actions on the game ----------------------------------------------------------
+    def _throw(self, throw: Throw) -> None:
+        game = self._game()
+        game.throw(throw)
+        self._save()
+        self.effects.append(Effect.BEEP)
+        self.screen = ThrowShown(self.now)
+
+    def _confirm(self, move: Move) -> None:
+        game = self._game()
+        game.push(move)
+        self._save()
+        self.screen = self._play_screen()
+
+    def _undo(self) -> None:
+        game = self._game()
+        if not game.history:
+            self.screen = Message(self._t("problem"), (self._t("nothing-to-undo"),), self.screen)
+            return
+        game.pop()
+        self._save()
+        self.screen = self._play_screen()
+
+    def _new_game(self) -> None:
+        self.game = games.get(self.settings.game).game()
+        self.start = self.game.fen()
+        self._save()
+        self.screen = AwaitThrow()
+
+    def _save(self) -> None:
+        if self.game is not None:
+            self.store.save_game(self.game, self.start)
+
+    def _game(self) -> AnyGame:
+        if self.game is None:
+            raise CompanionError("no game in progress")
+        return self.game
+
+    def _play_screen(self) -> Screen:
+        """The screen that fits the game's state: throw, choose a move, or game over."""
+        game = self.game
+        if game is None:
+            return Menu()
+        if game.is_over():
+            return GameOver()
+        if game.position.throw is None:
+            return AwaitThrow()
+        return Choosing()
+
+    def _goodbye(self) -> None:
+        self.screen = Goodbye()
+        self.finished = True
+        self.effects.append(Effect.FINISHED)
+
+    def _change_settings(self, **changes: Any) -> None:
+        self.settings = replace(self.settings, **changes)
+        self.store.save_settings(self.settings)
+
+    # ----- what the screens offer -------------------------------------------------------
+    def hand_choices(self) -> list[HandChoice]:
+        """Throws offered by hand (a random one first in dev mode), and moves that may
+        be made instead of throwing."""
+        game = self._game()
+        choices = [
+            HandChoice(self._t("instead", move=move), move=move) for move in game.legal_moves()
+        ]
+        if self.settings.dev_mode:
+            choices.append(HandChoice(self._t("random")))
+        for outcome in _distinct_outcomes(game):
+            label = self._t("throw-choice", score=outcome[0], shown=outcome[1])
+            choices.append(HandChoice(label, throw=game.rules.parse_throw(outcome[1])))
+        return choices
+
+    def moves(self) -> list[Move]:
+        return self._game().legal_moves()
+
+    def family(self) -> FamilyScreens | None:
+        return screens_for(self._game())
+
+    def why_pieces(self) -> list[int]:
+        family = self.family()
+        return family.pieces(self._game()) if family is not None else []
+
+    def menu_items(self) -> list[tuple[str, Callable[[], None]]]:
+        rules = games.get(self.settings.game)
+        items: list[tuple[str, Callable[[], None]]] = []
+        game = self.game
+        if game is not None and not game.is_over():
+            resume = self._t("resume", game=game.rules.name)
+            items.append((resume, lambda: setattr(self, "screen", self._play_screen())))
+        items.append((self._t("new-game"), self._new_game))
+        items.append((self._t("rules", game=rules.name), self._next_rule_set))
+        name = texts.LANGUAGE_NAMES[self.lang]
+        items.append((self._t("language", name=name), self._next_language))
+        items.append((self._t("settings"), lambda: setattr(self, "screen", SettingsMenu())))
+        return items
+
+    def settings_items(self) -> list[tuple[str, Callable[[], None]]]:
+        state = self._t("on" if self.settings.dev_mode else "off")
+        return [
+            (self._t("contrast", level=self.settings.contrast), self._next_contrast),
+            (self._t("dev-mode", state=state), self._toggle_dev_mode),
+            (self._t("display", driver=self.info.display), _nothing),
+            (self._t("address", address=self.info.address()), _nothing),
+            (self._t("version", version=self.info.version), _nothing),
+            (self._t("calibrate"), self._no_vision),
+            (self._t("enrol"), self._no_vision),
+            (self._t("shut-down"), lambda: setattr(self, "screen", ConfirmShutdown())),
+        ]
+
+    def _next_rule_set(self) -> None:
+        names = games.names()
+        following = names[(names.index(self.settings.game) + 1) % len(names)]
+        self._change_settings(game=following)
+
+    def _next_language(self) -> None:
+        languages = texts.LANGUAGES
+        following = languages[(languages.index(self.lang) + 1) % len(languages)]
+        self._change_settings(lang=following)
+
+    def _next_contrast(self) -> None:
+        higher = [level for level in CONTRAST_STEPS if level > self.settings.contrast]
+        self._change_settings(contrast=higher[0] if higher else CONTRAST_STEPS[0])
+        self.effects.append(Effect.CONTRAST)
+
+    def _toggle_dev_mode(self) -> None:
+        self._change_settings(dev_mode=not self.settings.dev_mode)
+
+    def _no_vision(self) -> None:
+        self.screen = Message(self._t("camera"), (self._t("no-vision"),), self.screen)
+
+    # ----- views ------------------------------------------------------------------------
+    def view(self) -> View:
+        """What the current screen shows."""
+        return views.view_of(self, self.screen)
+
+
+def _nothing() -> None:
+    return None
+
+
+def _distinct_outcomes(game: AnyGame) -> list[tuple[int | str, str]]:
+    """(score, what the implements show) for each outcome, one per distinct throw."""
+    seen: set[Throw] = set()
+    listed: list[tuple[int | str, str]] = []
+    for outcome in game.rules.throws.outcomes():
+        if outcome.throw in seen:
+            continue
+        seen.add(outcome.throw)
+        listed.append((str(outcome.throw), outcome.shown))
+    return listed
+
+
+def _cycle(index: int, step: int, length: int) -> int:
+    return (index + step) % length if length else 0
+
+
+# ----- buttons, screen by screen ----------------------------------------------------------
+def _on_menu(app: App, screen: Menu, press: Press) -> None:
+    items = app.menu_items()
+    _menu_press(app, screen.cursor, items, press, lambda cursor: Menu(cursor), back=_resume)
+
+
+def _resume(app: App) -> None:
+    if app.game is not None:
+        app.screen = app._play_screen()
+
+
+def _on_settings(app: App, screen: SettingsMenu, press: Press) -> None:
+    items = app.settings_items()
+    _menu_press(
+        app, screen.cursor, items, press, lambda cursor: SettingsMenu(cursor), back=_to_menu
+    )
+
+
+def _to_menu(app: App) -> None:
+    app.screen = Menu()
+
+
+def _menu_press(
+    app: App,
+    cursor: int,
+    items: Sequence[tuple[str, Callable[[], None]]],
+    press: Press,
+    at: Callable[[int], Screen],
+    *,
+    back: Callable[[App], None],
+) -> None:
+    if press.key is Key.UP:
+        app.screen = at(_cycle(cursor, -1, len(items)))
+    elif press.key is Key.DOWN:
+        app.screen = at(_cycle(cursor, 1, len(items)))
+    elif press.key is Key.SELECT:
+        before = app.screen
+        items[cursor][1]()
+        if app.screen == before:  # the item changed a setting: stay on its line
+            app.screen = at(cursor)
+    elif press.key is Key.BACK:
+        back(app)
+
+
+def _on_await_throw(app: App, screen: AwaitThrow, press: Press) -> None:
+    choices = app.hand_choices()
+    if press.key in (Key.UP, Key.DOWN):
+        step = -1 if press.key is Key.UP else 1
+        app.screen = AwaitThrow(_cycle(screen.choice, step, len(choices)))
+    elif press.key is Key.SELECT and not press.long:
+        choice = choices[min(screen.choice, len(choices) - 1)]
+        if choice.move is not None:
+            app._confirm(choice.move)
+        else:
+            game = app._game()
+            app._throw(choice.throw or game.random_throw(app.rng))
+    elif press.key is Key.BACK:
+        app._undo()
+
+
+def _on_throw_shown(app: App, screen: ThrowShown, press: Press) -> None:
+    if press.key is Key.BACK:
+        app._undo()  # the throw was misread: take it back and enter it again
+    else:
+        app.screen = Choosing()
+
+
+def _on_choosing(app: App, screen: Choosing, press: Press) -> None:
+    moves = app.moves()
+    if press.key in (Key.UP, Key.DOWN):
+        step = -1 if press.key is Key.UP else 1
+        app.screen = Choosing(_cycle(screen.index, step, len(moves)))
+    elif press.key is Key.SELECT and press.long:
+        app.screen = Why(_start_piece(app, moves[min(screen.index, len(moves) - 1)]))
+    elif press.key is Key.SELECT:
+        app._confirm(moves[min(screen.index, len(moves) - 1)])
+    elif press.key is Key.BACK:
+        app._undo()
+
+
+def _start_piece(app: App, move: Move) -> int:
+    pieces = app.why_pieces()
+    return pieces.index(move.start) if move.start in pieces else 0
+
+
+def _on_why(app: App, screen: Why, press: Press) -> None:
+    pieces = app.why_pieces()
+    if press.key in (Key.UP, Key.DOWN):
+        step = -1 if press.key is Key.UP else 1
+        app.screen = Why(_cycle(screen.index, step, len(pieces)))
+    else:
+        app.screen = Choosing()
+
+
+def _on_game_over(app: App, screen: GameOver, press: Press) -> None:
+    if press.key is Key.SELECT:
+        app.screen = Menu()
+    elif press.key is Key.BACK:
+        app._undo()
+
+
+def _on_confirm(app: App, screen: ConfirmShutdown, press: Press) -> None:
+    if press.key is Key.SELECT:
+        app.effects.append(Effect.SHUTDOWN)
+        app._goodbye()
+    elif press.key is Key.BACK:  # back to the "shut down" line
+        app.screen = SettingsMenu(len(app.settings_items()) - 1)
+
+
+def _on_message(app: App, screen: Message, press: Press) -> None:
+    app.screen = screen.then
+
+
+_PRESS_HANDLERS: dict[type[Any], Callable[[App, Any, Press], None]] = {
+    Menu: _on_menu,
+    SettingsMenu: _on_settings,
+    AwaitThrow: _on_await_throw,
+    ThrowShown: _on_throw_shown,
+    Choosing: _on_choosing,
+    Why: _on_why,
+    GameOver: _on_game_over,
+    ConfirmShutdown: _on_confirm,
+    Message: _on_message,
+}

@@ -1,0 +1,74 @@
+"""Events: everything that happens to the device, put on one queue.
+
+Button callbacks (gpiozero threads), the camera thread and the keyboard only ever put
+one of these on the queue; the event loop takes them off one at a time and hands them
+to the screens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Key(Enum):
+    UP = "up"
+    DOWN = "down"
+    SELECT = "select"
+    BACK = "back"
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button released after a short press, or held past the hold time (``long``)."""
+
+    key: Key
+    long: bool = False
+
+
+@dataclass(frozen=True)
+class ThrowRead:
+    """The throw source read a throw: what the implements show, in throw notation."""
+
+    shown: str
+
+
+@dataclass(frozen=True)
+class ThrowRefused:
+    """The throw source saw a throw that does not count (a stick on its edge)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class CameraFailed:
+    reason: str
+
+
+@dataclass(frozen=True)
+class CameraBack:
+    """The camera works again after a failure."""
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passes: the loop sends one when no other event came for a while."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Stop cleanly (SIGTERM, the end of a script): save and show "safe to unplug"."""
+
+    reason: str = ""
+
+
+Event = Press | ThrowRead | ThrowRefused | CameraFailed | CameraBack | Tick | Stop
+
+
+class Effect(Enum):
+    """What the screens ask of the world outside them; the event loop carries it out."""
+
+    BEEP = "beep"  # a throw was read
+    CONTRAST = "contrast"  # the contrast setting changed
+    SHUTDOWN = "shutdown"  # the player confirmed "shut down"
+    FINISHED = "finished"  # the loop should end

@@ -1,0 +1,154 @@
+"""Screens in known states: the golden images of the tests and the user guide's pictures.
+
+``python -m companion.device.gallery FOLDER`` writes each screen as a PNG (scaled up with
+``--scale``). The tests compare the renderer's output with ``tests/golden/``;
+regenerate those after a deliberate change with
+``python -m companion.device.gallery tests/golden`` and look at them before committing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from PIL import Image
+
+from companion import games
+from companion.device.app import App, DeviceInfo
+from companion.device.events import Key, Press, ThrowRead
+from companion.device.render import render
+from companion.device.screens import Message, SettingsMenu, ThrowShown, Why
+from companion.device.state import Settings, StateStore
+from companion.device.view import View
+from companion.randomplay import random_action
+
+# A game of Senet (Kendall) well under way, from a fixed seed; white is to throw.
+MIDGAME_SEED = 7
+MIDGAME_ACTIONS = 40
+
+
+@contextmanager
+def _app(lang: str = "en", *, game: str = "senet-kendall") -> Iterator[App]:
+    with tempfile.TemporaryDirectory(prefix="companion-gallery-") as folder:
+        app = App(
+            StateStore(Path(folder)),
+            settings=Settings(game=game, lang=lang),
+            info=DeviceInfo(address=lambda: "192.168.1.20", camera=True),
+            rng=random.Random(1),
+        )
+        yield app
+
+
+def _midgame(app: App) -> None:
+    rules = games.get(app.settings.game)
+    game = rules.game()
+    rng = random.Random(MIDGAME_SEED)
+    for _ in range(MIDGAME_ACTIONS):
+        random_action(game, rng)
+    if game.position.throw is not None:
+        game.push(game.legal_moves()[0])
+    app.game, app.start = game, rules.game().fen()
+    app.screen = app._play_screen()
+
+
+def _menu(app: App) -> None:
+    pass
+
+
+def _await_throw(app: App) -> None:
+    _midgame(app)
+
+
+def _score(app: App) -> None:
+    _midgame(app)
+    app.handle(ThrowRead("MMMP"), 1.0)
+    app.screen = ThrowShown(1.0)
+
+
+def _moves(app: App) -> None:
+    _score(app)
+    app.handle(Press(Key.SELECT), 2.0)
+    app.handle(Press(Key.DOWN), 3.0)
+
+
+def _why(app: App) -> None:
+    _moves(app)
+    app.screen = Why(2)
+
+
+def _game_over(app: App) -> None:
+    rules = games.get(app.settings.game)
+    app.game = rules.game("..B......./...B....../.......... w - play 5/3")
+    app.start = app.game.fen()
+    app.screen = app._play_screen()
+
+
+def _settings(app: App) -> None:
+    app.screen = SettingsMenu(1)
+
+
+def _problem(app: App) -> None:
+    problem = (
+        "saved game /var/lib/companion/game.json cannot be read: Expecting value: line 1 "
+        "column 1 (char 0). It was kept as game.json.unreadable-20250101-120000."
+    )
+    app.screen = Message("Problem", (problem,), app.screen)
+
+
+SCREENS: dict[str, Callable[[App], None]] = {
+    "menu": _menu,
+    "throw": _await_throw,
+    "score": _score,
+    "moves": _moves,
+    "why": _why,
+    "game-over": _game_over,
+    "settings": _settings,
+    "problem": _problem,
+}
+FRENCH = ("score", "moves", "why")
+
+
+def views() -> dict[str, View]:
+    """Every gallery screen by name: ``moves``, and ``moves-fr`` for the French ones."""
+    shown: dict[str, View] = {}
+    for name, arrange in SCREENS.items():
+        languages = ("en", "fr") if name in FRENCH else ("en",)
+        for lang in languages:
+            with _app(lang) as app:
+                arrange(app)
+                shown[name if lang == "en" else f"{name}-{lang}"] = app.view()
+    return shown
+
+
+def write(folder: Path, *, scale: int = 1) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, view in views().items():
+        image = render(view)
+        if scale > 1:
+            image = image.resize(
+                (image.width * scale, image.height * scale), Image.Resampling.NEAREST
+            )
+        path = folder / f"{name}.png"
+        image.save(path)
+        written.append(path)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write the device's screens as PNG files.")
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--scale", type=int, default=1)
+    args = parser.parse_args(argv)
+    for path in write(args.folder, scale=args.scale):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""The event loop: one queue, one screen state machine, one display.
+
+Buttons, the camera and the keyboard put events on :attr:`EventLoop.events` from their
+own threads; the loop takes them one at a time, lets the :class:`App` move to its next
+screen, renders the view when it changed and carries out the effects (beep, contrast,
+shut down). When nothing happens for a while it sends a :class:`Tick`.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.device.app import App
+from companion.device.events import Effect, Event, Key, Press, Tick
+from companion.device.render import render
+from companion.device.view import View
+from hardware.display import Display
+
+TICK_SECONDS = 0.25
+KEYS_BY_NAME = {key.value: key for key in Key}
+
+
+class EventLoop:
+    def __init__(
+        self,
+        app: App,
+        display: Display,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_effect: Callable[[Effect], None] | None = None,
+        on_view: Callable[[View], None] | None = None,
+    ) -> None:
+        self.app = app
+        self.display = display
+        self.clock = clock
+        self.events: queue.Queue[Event] = queue.Queue()
+        self.on_effect = on_effect
+        self.on_view = on_view
+        self.shown: View | None = None
+        self.app.now = clock()
+        self.app.last_press = self.app.now
+
+    def report_button(self, name: str, long: bool) -> None:
+        """For button and keyboard threads: a press becomes an event on the queue."""
+        self.events.put(Press(KEYS_BY_NAME[name], long))
+
+    def show(self) -> None:
+        """Render the current view if it differs from the one on the display."""
+        view = self.app.view()
+        if view != self.shown:
+            self.display.display(render(view))
+            self.shown = view
+            if self.on_view is not None:
+                self.on_view(view)
+
+    def step(self, event: Event) -> None:
+        self.app.handle(event, self.clock())
+        self.show()
+        for effect in self.app.take_effects():
+            if self.on_effect is not None:
+                self.on_effect(effect)
+
+    def run_pending(self) -> int:
+        """Handle every event already queued, without waiting; returns how many."""
+        handled = 0
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                return handled
+            self.step(event)
+            handled += 1
+
+    def run(self, *, until: Callable[[], bool] | None = None) -> None:
+        """Handle events until the App has finished (or ``until`` says so)."""
+        self.show()
+        while not self.app.finished and not (until is not None and until()):
+            try:
+                event: Event = self.events.get(timeout=TICK_SECONDS)
+            except queue.Empty:
+                event = Tick()
+            self.step(event)
+
+
+def contrast_effect(device: Any, app: App) -> Callable[[Effect], None]:
+    """Effects on a luma device: contrast changes (others are ignored)."""
+
+    def on_effect(effect: Effect) -> None:
+        if effect is Effect.CONTRAST and hasattr(device, "contrast"):
+            device.contrast(app.settings.contrast)
+
+    return on_effect

@@ -1,0 +1,219 @@
+"""``companion run``: the device, on a Pi or emulated in a terminal.
+
+On the Pi (display driver ssd1306 or sh1106 in the configuration) the OLED and the GPIO
+buttons are used; anywhere else the screen is drawn in the terminal (or written as PNG
+files) and the keyboard stands in for the buttons. SIGTERM ends the loop cleanly: the
+game is already saved and the screen says it is safe to unplug.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.device import config as device_config
+from companion.device.app import App, DeviceInfo
+from companion.device.events import Effect, Stop
+from companion.device.loop import EventLoop, contrast_effect
+from companion.device.state import Settings, StateStore
+from hardware.display import DRIVERS, ImageFiles, TerminalDisplay, open_oled
+
+KEYS: dict[str, tuple[str, bool]] = {
+    "w": ("up", False),
+    "k": ("up", False),
+    "\x1b[A": ("up", False),
+    "s": ("down", False),
+    "j": ("down", False),
+    "\x1b[B": ("down", False),
+    "\r": ("select", False),
+    "\n": ("select", False),
+    " ": ("select", False),
+    "?": ("select", True),
+    "y": ("select", True),
+    "b": ("back", False),
+    "\x7f": ("back", False),
+    "m": ("back", True),
+}
+KEY_HELP = (
+    "keys: w/s or arrows = up/down, Enter = select, ? = hold select (why), "
+    "b = back, m = hold back (menu), q = quit"
+)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    config_path: Path | None = None
+    screen: str = "auto"  # auto (from the configuration), terminal, or a folder for PNGs
+    state_dir: Path | None = None
+    dev_mode: bool = False
+
+
+def run_device(options: RunOptions) -> int:
+    config = device_config.load(options.config_path)
+    on_pi = options.screen == "auto" and config.display_driver in DRIVERS
+    state_dir = options.state_dir or (config.state_dir if on_pi else _development_state_dir())
+    store = StateStore(state_dir)
+    defaults = Settings(game=config.rules, lang=config.language, dev_mode=options.dev_mode)
+    settings = store.load_settings(defaults)
+    if options.dev_mode:
+        settings = replace(settings, dev_mode=True)
+    info = DeviceInfo(
+        version=_version(),
+        display=config.display_driver if on_pi else "terminal",
+        address=_address,
+        saver_after=config.saver_after,
+    )
+    app = App(store, settings=settings, info=info)
+    display = _display(options, config, on_pi)
+    loop = EventLoop(app, display)
+    loop.on_effect = _effects(display, app, on_pi)
+    signal.signal(signal.SIGTERM, lambda *_: loop.events.put(Stop("SIGTERM")))
+    if on_pi:
+        return _run_on_pi(loop, config)
+    return _run_with_keyboard(loop)
+
+
+def _run_on_pi(loop: EventLoop, config: device_config.DeviceConfig) -> int:
+    from hardware.buttons import ButtonBoard
+
+    buttons = ButtonBoard(
+        config.button_pins,
+        report=loop.report_button,
+        hold_time=config.hold_time,
+        bounce_time=config.bounce_time,
+    )
+    try:
+        notify("READY=1")
+        loop.run(until=_watchdog_heartbeat())
+    finally:
+        buttons.close()
+    return 0
+
+
+def _run_with_keyboard(loop: EventLoop) -> int:
+    sys.stderr.write(KEY_HELP + "\n")
+    reader = threading.Thread(target=read_keys, args=(sys.stdin, loop), daemon=True)
+    with _RawTerminal(sys.stdin):
+        reader.start()
+        loop.run()
+    return 0
+
+
+def read_keys(stream: TextIO, loop: EventLoop) -> None:
+    """Keys as button presses until 'q' or the end of the input, then Stop."""
+    pending = ""
+    while True:
+        ch = stream.read(1)
+        if not ch or ch == "q":
+            loop.events.put(Stop("keyboard"))
+            return
+        pending += ch
+        if any(len(name) > len(pending) and name.startswith(pending) for name in KEYS):
+            continue  # the start of an arrow key
+        key = KEYS.get(pending)
+        pending = ""
+        if key is not None:
+            loop.report_button(*key)
+
+
+class _RawTerminal:
+    """Single keys without Enter while the device runs in a terminal."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.saved: Any = None
+
+    def __enter__(self) -> None:
+        if not self.stream.isatty():
+            return
+        import termios
+        import tty
+
+        self.saved = termios.tcgetattr(self.stream.fileno())
+        tty.setcbreak(self.stream.fileno())
+
+    def __exit__(self, *exc: object) -> None:
+        if self.saved is not None:
+            import termios
+
+            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self.saved)
+
+
+def _display(options: RunOptions, config: device_config.DeviceConfig, on_pi: bool) -> Any:
+    if on_pi:
+        return open_oled(
+            config.display_driver,
+            port=config.i2c_port,
+            address=config.i2c_address,
+            rotate=config.rotate,
+        )
+    if options.screen in ("auto", "terminal"):
+        return TerminalDisplay()
+    return ImageFiles(Path(options.screen))
+
+
+def _effects(display: Any, app: App, on_pi: bool) -> Callable[[Effect], None]:
+    set_contrast = contrast_effect(display, app)
+
+    def on_effect(effect: Effect) -> None:
+        set_contrast(effect)
+        if effect is Effect.SHUTDOWN and on_pi:
+            subprocess.run(["sudo", "-n", "/usr/bin/systemctl", "poweroff"], check=False)
+
+    return on_effect
+
+
+def notify(message: str) -> None:
+    """Tell systemd (Type=notify, WatchdogSec) how we are; nothing without systemd."""
+    address = os.environ.get("NOTIFY_SOCKET")
+    if not address:
+        return
+    if address.startswith("@"):
+        address = "\0" + address[1:]
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.connect(address)
+        sock.sendall(message.encode())
+
+
+def _watchdog_heartbeat() -> Callable[[], bool]:
+    """Called on every turn of the loop: pets systemd's watchdog; never stops the loop."""
+
+    def heartbeat() -> bool:
+        notify("WATCHDOG=1")
+        return False
+
+    return heartbeat
+
+
+def _development_state_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "companion" / "device"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("companion")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _address() -> str:
+    """The machine's addresses on the local network (``hostname -I``)."""
+    try:
+        result = subprocess.run(
+            ["hostname", "-I"], capture_output=True, text=True, timeout=2, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    addresses = result.stdout.split()
+    return addresses[0] if addresses else "no network"

@@ -1,0 +1,73 @@
+"""The device's own words, in English and French (the rules' texts come from the engine)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+LANGUAGES = ("en", "fr")
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "fr": "Français"}
+
+_TEXTS: Mapping[str, tuple[str, str]] = {
+    "play-again": ("Play again", "Rejouez"),
+    "pass": ("Pass", "Main suivante"),
+    "throw-now": ("Throw the sticks", "Lancez les bâtonnets"),
+    "throw-by-hand": ("No camera: enter the throw", "Sans caméra : saisir le lancer"),
+    "by-hand": ("by hand: {choice}", "à la main : {choice}"),
+    "random": ("random", "au hasard"),
+    "throw-choice": ("{score} ({shown})", "{score} ({shown})"),
+    "instead": ("instead: {move}", "au lieu : {move}"),
+    "moves-count": ("{count} moves", "{count} coups"),
+    "one-move": ("1 move", "1 coup"),
+    "no-move": ("No move: {why}", "Aucun coup : {why}"),
+    "hint-choose": ("OK: played  hold OK: why?", "OK : joué  maintenir : pourquoi ?"),
+    "hint-throw": ("back: undo  hold back: menu", "retour : annuler  maintenir : menu"),
+    "why-title": ("Why? square {square}", "Pourquoi ? case {square}"),
+    "allowed": ("{move}: allowed", "{move} : permis"),
+    "refused": ("{move}: not allowed", "{move} : interdit"),
+    "no-candidate": ("no move with this throw", "aucun coup avec ce lancer"),
+    "game-over": ("Game over", "Partie finie"),
+    "wins": ("{who} wins", "{who} gagnent"),
+    "hint-over": ("OK: menu  back: undo", "OK : menu  retour : annuler"),
+    "menu": ("companion", "companion"),
+    "resume": ("Resume: {game}", "Reprendre : {game}"),
+    "new-game": ("New game", "Nouvelle partie"),
+    "rules": ("Rules: {game}", "Règles : {game}"),
+    "language": ("Language: {name}", "Langue : {name}"),
+    "settings": ("Settings", "Réglages"),
+    "contrast": ("Contrast: {level}", "Contraste : {level}"),
+    "dev-mode": ("Dev mode: {state}", "Mode dév. : {state}"),
+    "on": ("on", "oui"),
+    "off": ("off", "non"),
+    "display": ("Display: {driver}", "Écran : {driver}"),
+    "address": ("IP: {address}", "IP : {address}"),
+    "version": ("Version {version}", "Version {version}"),
+    "calibrate": ("Calibrate camera", "Calibrer la caméra"),
+    "enrol": ("Enrol new sticks", "Nouveaux bâtonnets"),
+    "no-vision": (
+        "The camera pipeline is not installed yet: enter throws by hand.",
+        "La lecture par caméra n'est pas encore installée : saisir les lancers à la main.",
+    ),
+    "shut-down": ("Shut down", "Éteindre"),
+    "confirm-shutdown": ("Shut down?", "Éteindre ?"),
+    "confirm-lines": ("OK: shut down  back: cancel", "OK : éteindre  retour : annuler"),
+    "goodbye": ("Safe to unplug", "Vous pouvez débrancher"),
+    "goodbye-line": ("The game is saved.", "La partie est enregistrée."),
+    "throw-again": ("Throw again", "Relancez"),
+    "camera": ("Camera", "Caméra"),
+    "camera-failed": (
+        "Camera: {reason}. Enter throws by hand.",
+        "Caméra : {reason}. Saisir les lancers à la main.",
+    ),
+    "camera-back": ("The camera reads throws again.", "La caméra lit de nouveau les lancers."),
+    "problem": ("Problem", "Problème"),
+    "ok-continue": ("OK: continue", "OK : continuer"),
+    "nothing-to-undo": ("Nothing to undo.", "Rien à annuler."),
+    "undone": ("Undone: {action}", "Annulé : {action}"),
+}
+
+
+def text(key: str, lang: str, **values: object) -> str:
+    """The device's text ``key`` in ``lang`` (English if the language is unknown)."""
+    english, french = _TEXTS[key]
+    template = french if lang == "fr" else english
+    return template.format(**values)

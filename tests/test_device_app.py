@@ -1,0 +1,234 @@
+"""The screens' state machine: throws, moves, undo, why, messages, saver, settings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from device_helpers import make_app
+
+from companion.device.app import App
+from companion.device.events import (
+    CameraBack,
+    CameraFailed,
+    Effect,
+    Key,
+    Press,
+    Stop,
+    ThrowRead,
+    ThrowRefused,
+    Tick,
+)
+from companion.device.screens import (
+    AwaitThrow,
+    Choosing,
+    ConfirmShutdown,
+    Goodbye,
+    Menu,
+    Message,
+    Saver,
+    SettingsMenu,
+    ThrowShown,
+    Why,
+)
+from companion.device.view import BlankScreen, BoardScreen, ScoreScreen
+
+SELECT, DOWN, UP, BACK = (Press(k) for k in (Key.SELECT, Key.DOWN, Key.UP, Key.BACK))
+HOLD_SELECT, HOLD_BACK = Press(Key.SELECT, long=True), Press(Key.BACK, long=True)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> App:
+    app = make_app(tmp_path)
+    app.handle(SELECT, 1.0)  # "New game"
+    return app
+
+
+def saved_actions(app: App) -> list[str]:
+    return list(json.loads(app.store.game_path.read_text())["actions"])
+
+
+def test_new_game_waits_for_a_throw(app: App) -> None:
+    assert isinstance(app.screen, AwaitThrow)
+    assert app.game is not None and app.game.fen().startswith("WBWBWBWBWB")
+
+
+def test_a_throw_read_shows_the_score_then_the_moves(app: App) -> None:
+    app.handle(ThrowRead("MPPP"), 2.0)
+    assert isinstance(app.screen, ThrowShown)
+    assert app.take_effects() == [Effect.BEEP]
+    view = app.view()
+    assert isinstance(view, ScoreScreen) and view.score == "1"
+    assert view.consequence == "Play again"
+    app.handle(Tick(), 2.5)
+    assert isinstance(app.screen, ThrowShown)  # still shown
+    app.handle(Tick(), 4.0)
+    assert isinstance(app.screen, Choosing)
+    assert saved_actions(app) == ["throw 1"]
+
+
+def test_select_confirms_the_move_and_saves_it(app: App) -> None:
+    app.handle(ThrowRead("MPPP"), 2.0)
+    app.handle(SELECT, 3.0)
+    app.handle(SELECT, 4.0)
+    assert saved_actions(app) == ["throw 1", "move 10-11"]
+    assert isinstance(app.screen, AwaitThrow)
+
+
+def test_back_undoes_the_move_then_the_throw(app: App) -> None:
+    app.handle(ThrowRead("MPPP"), 2.0)
+    app.handle(SELECT, 3.0)
+    app.handle(SELECT, 4.0)
+    app.handle(BACK, 5.0)
+    assert isinstance(app.screen, Choosing)
+    assert saved_actions(app) == ["throw 1"]
+    app.handle(BACK, 6.0)
+    assert isinstance(app.screen, AwaitThrow)
+    assert saved_actions(app) == []
+    app.handle(BACK, 7.0)
+    assert isinstance(app.screen, Message)  # nothing to undo: said, not a crash
+
+
+def test_a_misread_throw_is_taken_back_from_the_score(app: App) -> None:
+    app.handle(ThrowRead("MMPP"), 2.0)
+    app.handle(BACK, 3.0)
+    assert isinstance(app.screen, AwaitThrow)
+    assert saved_actions(app) == []
+
+
+def test_throw_by_hand_cycles_the_outcomes(app: App) -> None:
+    choices = app.hand_choices()
+    app.handle(DOWN, 2.0)
+    app.handle(SELECT, 3.0)
+    assert app.game is not None
+    assert app.game.history[-1] == choices[1].throw
+
+
+def test_dev_mode_offers_a_random_throw(tmp_path: Path) -> None:
+    app = make_app(tmp_path, dev_mode=True)
+    app.handle(SELECT, 1.0)
+    assert app.hand_choices()[0].label == "random"
+    app.handle(SELECT, 2.0)
+    assert isinstance(app.screen, ThrowShown)
+
+
+def test_why_explains_any_piece_with_its_rule(app: App) -> None:
+    app.handle(ThrowRead("MPPP"), 2.0)
+    app.handle(SELECT, 3.0)
+    app.handle(SELECT, 4.0)  # 10-11: black opens
+    app.handle(ThrowRead("MMPP"), 5.0)
+    app.handle(SELECT, 6.0)
+    app.handle(HOLD_SELECT, 7.0)
+    assert isinstance(app.screen, Why)
+    view = app.view()
+    assert isinstance(view, BoardScreen)
+    assert view.lines[1].startswith("[")  # the rule id
+    app.handle(DOWN, 8.0)
+    app.handle(BACK, 9.0)
+    assert isinstance(app.screen, Choosing)
+
+
+def test_a_refused_throw_is_reported(app: App) -> None:
+    app.handle(ThrowRefused("stick on its edge: throw again"), 2.0)
+    assert isinstance(app.screen, Message)
+    assert "edge" in app.screen.lines[0]
+    app.handle(SELECT, 3.0)
+    assert isinstance(app.screen, AwaitThrow)
+
+
+def test_a_bad_reading_is_a_message_not_a_crash(app: App) -> None:
+    app.handle(ThrowRead("MMXP"), 2.0)
+    assert isinstance(app.screen, Message)
+    assert app.game is not None and not app.game.history
+
+
+def test_camera_failure_and_recovery(app: App) -> None:
+    app.handle(CameraFailed("no frame for 5 s"), 2.0)
+    assert isinstance(app.screen, Message) and not app.camera_ok
+    app.handle(SELECT, 3.0)
+    view = app.view()
+    assert isinstance(view, BoardScreen) and "No camera" in view.lines[0]
+    app.handle(SELECT, 4.0)  # a throw entered by hand
+    assert isinstance(app.screen, ThrowShown)
+    app.handle(CameraBack(), 5.0)
+    assert app.camera_ok
+
+
+def test_a_throw_seen_while_moving_pieces_is_ignored(app: App) -> None:
+    app.handle(ThrowRead("MPPP"), 2.0)
+    app.handle(SELECT, 3.0)
+    app.handle(ThrowRead("MMPP"), 4.0)
+    assert isinstance(app.screen, Choosing)
+    assert saved_actions(app) == ["throw 1"]
+
+
+def test_the_screen_saver_comes_and_a_press_only_wakes(tmp_path: Path) -> None:
+    app = make_app(tmp_path, saver_after=60)
+    app.handle(Tick(), 61.0)
+    assert isinstance(app.screen, Saver)
+    assert isinstance(app.view(), BlankScreen)
+    app.handle(SELECT, 62.0)
+    assert isinstance(app.screen, Menu)  # the press woke the screen, chose nothing
+    assert app.game is None
+
+
+def test_holding_back_opens_the_menu_and_back_resumes(app: App) -> None:
+    app.handle(HOLD_BACK, 2.0)
+    assert isinstance(app.screen, Menu)
+    app.handle(BACK, 3.0)
+    assert isinstance(app.screen, AwaitThrow)
+
+
+def test_settings_change_and_are_saved(app: App) -> None:
+    app.handle(HOLD_BACK, 2.0)
+    for _ in range(4):  # Resume, New game, Rules, Language, Settings
+        app.handle(DOWN, 3.0)
+    app.handle(SELECT, 4.0)
+    assert isinstance(app.screen, SettingsMenu)
+    app.handle(SELECT, 5.0)  # contrast
+    assert Effect.CONTRAST in app.take_effects()
+    app.handle(DOWN, 6.0)
+    app.handle(SELECT, 7.0)  # dev mode
+    saved = json.loads(app.store.settings_path.read_text())
+    assert saved["dev_mode"] is True and saved["contrast"] == 32
+
+
+def test_language_switch(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    app.handle(DOWN, 1.0)
+    app.handle(DOWN, 1.0)
+    app.handle(SELECT, 2.0)
+    assert app.settings.lang == "fr"
+    app.handle(UP, 3.0)
+    app.handle(UP, 3.0)
+    app.handle(SELECT, 4.0)
+    app.handle(ThrowRead("MPPP"), 5.0)
+    view = app.view()
+    assert isinstance(view, ScoreScreen) and view.consequence == "Rejouez"
+
+
+def test_shut_down_asks_first(app: App) -> None:
+    app.screen = SettingsMenu(7)
+    app.handle(SELECT, 2.0)
+    assert isinstance(app.screen, ConfirmShutdown)
+    app.handle(BACK, 3.0)
+    assert isinstance(app.screen, SettingsMenu)
+    app.handle(SELECT, 4.0)
+    app.handle(SELECT, 5.0)
+    assert isinstance(app.screen, Goodbye) and app.finished
+    assert app.take_effects() == [Effect.SHUTDOWN, Effect.FINISHED]
+
+
+def test_stop_says_safe_to_unplug(app: App) -> None:
+    app.handle(Stop("SIGTERM"), 2.0)
+    assert isinstance(app.screen, Goodbye) and app.finished
+
+
+def test_resumes_the_saved_game_at_boot(app: App, tmp_path: Path) -> None:
+    app.handle(ThrowRead("MPPP"), 2.0)
+    app.handle(SELECT, 3.0)
+    resumed = make_app(tmp_path)
+    assert resumed.game is not None and app.game is not None
+    assert resumed.game.fen() == app.game.fen()
+    assert isinstance(resumed.screen, Choosing)

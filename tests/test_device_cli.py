@@ -1,0 +1,51 @@
+"""``companion demo`` through the screens and ``companion run`` with keys as buttons."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from companion.cli import EXIT_BAD_INPUT, EXIT_OK, main
+
+
+@pytest.mark.usefixtures("no_fsync")
+def test_demo_writes_a_gif_and_a_transcript(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["demo", "--game", "senet-migo", "--seed", "1", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == EXIT_OK
+    transcript = (tmp_path / "demo.txt").read_text()
+    assert "camera reads" in transcript and "[Game over]" in transcript
+    assert "Why?" in transcript
+    with Image.open(tmp_path / "demo.gif") as gif:
+        assert getattr(gif, "n_frames", 1) > 20
+    assert "demo.gif" in out
+
+
+@pytest.mark.usefixtures("no_fsync")
+def test_run_with_keys_writes_screens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    keys = "\n" + "\n" + "s\n" + "q"  # new game, throw by hand, next move choice...
+    monkeypatch.setattr("sys.stdin", io.StringIO(keys))
+    screens, state = tmp_path / "screens", tmp_path / "state"
+    config = tmp_path / "config.toml"
+    config.write_text('[display]\ndriver = "terminal"\n')
+    status = main(["run", "--config", str(config), "--screen", str(screens), "--state", str(state)])
+    assert status == EXIT_OK
+    assert len(list(screens.glob("screen-*.png"))) >= 4
+    assert (state / "game.json").exists()
+
+
+def test_run_reports_a_bad_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[buttons]\nselect = 99\n")
+    status = main(["run", "--config", str(config), "--screen", str(tmp_path)])
+    assert status == EXIT_BAD_INPUT
+    assert "buttons.select = 99" in capsys.readouterr().err
