@@ -19,6 +19,7 @@ from companion.errors import CompanionError, NotationError
 from companion.play import PLAIN_MOVE, run_session
 from companion.rules import Ruling
 from companion.throws import Throw
+from companion.vision_cli import add_vision_commands
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -92,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=2026)
     demo.add_argument("--lang", choices=("fr", "en"), default="en")
     demo.set_defaults(handler=_demo)
+    add_vision_commands(commands)
     return parser
 
 

@@ -7,10 +7,10 @@ build and compare them freely.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """The implements the pipeline knows."""
 
     STICK = "stick"  # flat throwing stick: marked or plain face up
@@ -23,7 +23,7 @@ MARKED, PLAIN = "M", "P"
 YES, NO = "yes", "no"
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why a throw is refused; each has a sentence a player understands."""
 
     ON_EDGE = "on-edge"

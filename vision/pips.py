@@ -45,7 +45,7 @@ def count_pips(frame: Image, blob: Blob, px_per_mm: float) -> PipCount:
         return PipCount(None, 0.0)
     inside = np.zeros(crop.shape[:2], np.uint8)
     cv2.drawContours(inside, [blob.contour - np.array([max(0, x0), max(0, y0)])], -1, 255, -1)
-    inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+    inside = np.asarray(cv2.erode(inside, np.ones((3, 3), np.uint8)), np.uint8)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
     body = float(np.median(grey[inside > 0])) if np.any(inside) else 0.0
     # Pips are lighter on a dark die, darker on a light one.

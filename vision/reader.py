@@ -95,9 +95,7 @@ class Reader:
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
 
 
-def _kit_refusals(
-    implements: list[Implement], refusals: list[Refusal], kit: Kit
-) -> list[Refusal]:
+def _kit_refusals(implements: list[Implement], refusals: list[Refusal], kit: Kit) -> list[Refusal]:
     """Too many or too few implements for the kit; unreadable ones count as present."""
     counts = Counter(item.kind for item in implements)
     present = len(implements) + len(refusals)

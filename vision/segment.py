@@ -21,9 +21,9 @@ HUE_CHANGE = 0.07  # log-ratio between channels: shadows darken every channel al
 SHADOW_DEPTH = np.log(0.3)  # darker than 30 % of the felt is an object, not a shadow
 MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
 BRIDGE_MM = 12.0  # widest dark band between two light parts of one object
-DARK_OFFSET = 25.0
+DARK_OFFSET = 25.0  # grey levels added before the log ratio
 TEXTURE_WINDOW = 7  # pixels at analysis size
-TEXTURE_KEPT = 0.25  # correlation above which the felt's texture shows through  # grey levels added before the log ratio
+TEXTURE_KEPT = 0.25  # correlation above which the felt's texture shows through
 
 Mask = NDArray[np.uint8]
 Contour = NDArray[np.int32]
@@ -79,7 +79,7 @@ class Segmenter:
         )
         blurred = cv2.GaussianBlur(small, (3, 3), 0)
         # The offset keeps sensor noise in the dark, shaded walls from looking like change.
-        return np.log(blurred.astype(np.float32) + DARK_OFFSET)
+        return np.asarray(np.log(blurred.astype(np.float32) + DARK_OFFSET), np.float32)
 
     def mask(self, frame: Image) -> Mask:
         log_frame = self._prepare(frame)
@@ -102,7 +102,7 @@ class Segmenter:
         paint = ((self._texture_kept(frame) < TEXTURE_KEPT) * 255).astype(np.uint8)
         mask = strong | (bridged & darker & paint)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        return _filled(mask)
+        return _filled(np.asarray(mask, np.uint8))
 
     def _texture_kept(self, frame: Image) -> NDArray[np.float32]:
         """Local correlation of the felt's fine texture with the empty tray's.
@@ -118,7 +118,7 @@ class Segmenter:
     def foreground(self, frame: Image) -> Foreground:
         mask = self.mask(frame)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        blobs = [self._blob(contour, mask.shape) for contour in contours]
+        blobs = [self._blob(np.asarray(c, np.int32), mask.shape) for c in contours]
         kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2)
         return Foreground(mask, kept)
 

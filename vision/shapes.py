@@ -9,7 +9,7 @@ from the camera's axis, and a blur of a millimetre or two.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 import cv2
 import numpy as np
@@ -32,7 +32,7 @@ D4_TRIANGLE_FILL = 0.82  # area / smallest enclosing triangle
 HAND_AREA = 5000.0  # mm²: more than any two implements side by side
 
 
-class Shape(str, Enum):
+class Shape(StrEnum):
     FLAT = "flat"
     ON_EDGE = "on-edge"
     COCKED = "cocked"
@@ -74,7 +74,7 @@ def _long(kind: Kind, width: float, flat: tuple[float, float], edge: float) -> S
 
 
 def triangle_fill(blob: Blob) -> float:
-    area, triangle = cv2.minEnclosingTriangle(blob.contour.astype(np.float32))
+    area, _ = cv2.minEnclosingTriangle(blob.contour.astype(np.float32))
     contour_area = cv2.contourArea(blob.contour)
     return float(contour_area / area) if area > 0 else 0.0
 
