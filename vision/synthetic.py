@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import cv2
 import numpy as np
@@ -45,6 +46,12 @@ class SyntheticScene:
     frame: Image
     empty: Image
     label: dict[str, object]
+
+    @property
+    def objects(self) -> list[dict[str, Any]]:
+        objects = self.label["objects"]
+        assert isinstance(objects, list)
+        return objects
 
 
 class _Canvas:
