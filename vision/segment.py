@@ -59,37 +59,40 @@ class Segmenter:
 
     def __init__(self, tray: Tray) -> None:
         self.tray = tray
-        self._empty = self._prepare(tray.empty)
+        empty_small = _shrunk(tray.empty)
+        self._empty = self._prepare(empty_small)
         self._px_per_mm = tray.px_per_mm * ANALYSIS_SCALE
         h, w = self._empty.shape[:2]
         floor = np.zeros((h, w), np.uint8)
         polygon = (tray.floor * ANALYSIS_SCALE).astype(np.int32)
         cv2.fillConvexPoly(floor, polygon, 255)
         self._outside_px = cv2.distanceTransform(255 - floor, cv2.DIST_L2, 3)
-        self._empty_detail = _detail(tray.empty)
+        self._empty_detail = _detail(empty_small)
         window = (TEXTURE_WINDOW, TEXTURE_WINDOW)
         self._empty_power = cv2.boxFilter(self._empty_detail**2, -1, window)
         bridge = max(3, round(BRIDGE_MM * self._px_per_mm) | 1)
         self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge, bridge))
 
     @staticmethod
-    def _prepare(image: Image) -> NDArray[np.float32]:
-        small = cv2.resize(
-            image, None, fx=ANALYSIS_SCALE, fy=ANALYSIS_SCALE, interpolation=cv2.INTER_AREA
-        )
+    def _prepare(small: Image) -> NDArray[np.float32]:
         blurred = cv2.GaussianBlur(small, (3, 3), 0)
         # The offset keeps sensor noise in the dark, shaded walls from looking like change.
         return np.asarray(np.log(blurred.astype(np.float32) + DARK_OFFSET), np.float32)
 
     def mask(self, frame: Image) -> Mask:
-        log_frame = self._prepare(frame)
+        small = _shrunk(frame)
+        log_frame = self._prepare(small)
         if log_frame.shape != self._empty.shape:
             raise ValueError("the frame and the empty tray differ in size")
-        ratio = log_frame - self._empty
+        ratio = cv2.subtract(log_frame, self._empty)
         # Exposure drift: the typical pixel is felt, so its change is the camera's, not ours.
-        ratio -= np.median(ratio[::4, ::4].reshape(-1, 3), axis=0)
-        brightness = ratio.mean(axis=2)
-        hue_shift = np.abs(ratio - brightness[..., None]).max(axis=2)
+        drift = np.median(ratio[::8, ::8].reshape(-1, 3), axis=0)
+        channels = [c - float(d) for c, d in zip(cv2.split(ratio), drift, strict=True)]
+        brightness = (channels[0] + channels[1] + channels[2]) / 3.0
+        hue_shift = np.maximum(
+            np.maximum(cv2.absdiff(channels[0], brightness), cv2.absdiff(channels[1], brightness)),
+            cv2.absdiff(channels[2], brightness),
+        )
         hue_changed = hue_shift > HUE_CHANGE
         lighter = brightness > BRIGHTNESS_CHANGE
         much_darker = brightness < SHADOW_DEPTH
@@ -99,17 +102,17 @@ class Segmenter:
         # only where it lies between parts of an object, as bands do and shadows rarely do.
         darker = ((brightness < -BRIGHTNESS_CHANGE) * 255).astype(np.uint8)
         bridged = cv2.morphologyEx(strong, cv2.MORPH_CLOSE, self._bridge)
-        paint = ((self._texture_kept(frame) < TEXTURE_KEPT) * 255).astype(np.uint8)
+        paint = ((self._texture_kept(small) < TEXTURE_KEPT) * 255).astype(np.uint8)
         mask = strong | (bridged & darker & paint)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         return _filled(np.asarray(mask, np.uint8))
 
-    def _texture_kept(self, frame: Image) -> NDArray[np.float32]:
+    def _texture_kept(self, small: Image) -> NDArray[np.float32]:
         """Local correlation of the felt's fine texture with the empty tray's.
 
         A shadow dims the felt but its texture stays where it was; paint hides it.
         """
-        detail = _detail(frame)
+        detail = _detail(small)
         window = (TEXTURE_WINDOW, TEXTURE_WINDOW)
         cross = cv2.boxFilter(detail * self._empty_detail, -1, window)
         power = cv2.boxFilter(detail * detail, -1, window)
@@ -149,11 +152,15 @@ class Segmenter:
         )
 
 
-def _detail(image: Image) -> NDArray[np.float32]:
-    """The fine texture of a frame at analysis size: grey level minus its blur."""
+def _shrunk(image: Image) -> Image:
     small = cv2.resize(
         image, None, fx=ANALYSIS_SCALE, fy=ANALYSIS_SCALE, interpolation=cv2.INTER_AREA
     )
+    return np.asarray(small, np.uint8)
+
+
+def _detail(small: Image) -> NDArray[np.float32]:
+    """The fine texture of a frame at analysis size: grey level minus its blur."""
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     return np.asarray(grey - cv2.GaussianBlur(grey, (0, 0), 2.0), np.float32)
 
