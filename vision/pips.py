@@ -21,6 +21,7 @@ PIP_DIAMETER_MM = (1.6, 5.0)
 PIP_ROUNDNESS = 0.55  # short axis / long axis
 PIP_CONTRAST = 45.0  # grey levels between a pip and the die's body
 PIP_SIZE_SPREAD = 2.6  # largest / smallest pip area
+TWO_PIP_GAP = (0.45, 0.95)  # distance between the pips of a 2, in die widths
 LAYOUT_TOLERANCE = 0.15  # largest difference of normalised distances between pips
 LAYOUTS: dict[int, list[tuple[int, int]]] = {
     3: [(-1, -1), (0, 0), (1, 1)],
@@ -51,20 +52,41 @@ def count_pips(frame: Image, blob: Blob, px_per_mm: float) -> PipCount:
     # Pips are lighter on a dark die, darker on a light one.
     contrast = grey - body if body < 128 else body - grey
     marks = ((contrast > PIP_CONTRAST) & (inside > 0)).astype(np.uint8)
-    areas, centres = _round_marks(marks, px_per_mm)
-    return _judge(areas, centres)
+    areas, centres, others = _round_marks(marks, px_per_mm)
+    count = _judge(areas, centres)
+    if (
+        count.value is not None
+        and count.value <= 2
+        and not _low_count_holds(centres, others, blob.width_mm * px_per_mm)
+    ):
+        return PipCount(None, 0.0)
+    return count
 
 
-def _round_marks(marks: np.ndarray, px_per_mm: float) -> tuple[list[float], list[Point]]:
+def _low_count_holds(centres: list[Point], others: int, side_px: float) -> bool:
+    """One or two pips have no layout to check: nothing else may look like a mark, and two
+    pips must lie a die's diagonal apart (one pip missed or one too many is the risk)."""
+    if others:
+        return False
+    if len(centres) == 2:
+        gap = float(np.hypot(centres[0][0] - centres[1][0], centres[0][1] - centres[1][1]))
+        return TWO_PIP_GAP[0] <= gap / side_px <= TWO_PIP_GAP[1]
+    return True
+
+
+def _round_marks(marks: np.ndarray, px_per_mm: float) -> tuple[list[float], list[Point], int]:
     count, _, stats, centroids = cv2.connectedComponentsWithStats(marks)
     low, high = (np.pi / 4 * (d * px_per_mm) ** 2 for d in PIP_DIAMETER_MM)
     areas, centres = [], []
+    others = 0
     for index in range(1, count):
         w, h, area = stats[index, 2], stats[index, 3], stats[index, 4]
-        if low <= area <= high and min(w, h) / max(w, h) >= PIP_ROUNDNESS:
+        if area >= low / 2 and not (low <= area <= high and min(w, h) / max(w, h) >= PIP_ROUNDNESS):
+            others += 1
+        elif low <= area <= high:
             areas.append(float(area))
             centres.append((float(centroids[index][0]), float(centroids[index][1])))
-    return areas, centres
+    return areas, centres, others
 
 
 def _judge(areas: list[float], centres: list[Point]) -> PipCount:
