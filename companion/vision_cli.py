@@ -94,6 +94,9 @@ def _guarded(handler: Handler) -> Handler:
 
     def run(args: argparse.Namespace) -> int:
         try:
+            import cv2  # noqa: F401
+            import numpy  # noqa: F401
+
             from vision.errors import CameraUnavailableError, VisionError
         except ImportError as missing:
             raise VisionSetupError(
