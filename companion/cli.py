@@ -20,6 +20,7 @@ from companion.errors import CompanionError, NotationError
 from companion.play import PLAIN_MOVE, run_session, throw_label
 from companion.rules import Ruling
 from companion.throws import Throw
+from companion.vision_cli import add_vision_commands
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -124,6 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--state", metavar="DIR", help="where the game and settings are saved")
     run.add_argument("--dev", action="store_true", help="dev mode: random throws on the buttons")
     run.set_defaults(handler=_run)
+    add_vision_commands(commands)
     return parser
 
 

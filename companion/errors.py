@@ -35,3 +35,11 @@ class TurnError(CompanionError, RuntimeError):
 
 class SaveFileError(CompanionError, OSError):
     """A saved game could not be read or written."""
+
+
+class CameraError(CompanionError, OSError):
+    """The camera, video or folder of images cannot deliver frames."""
+
+
+class VisionSetupError(CompanionError, ValueError):
+    """A tray calibration, a profile or a labelled folder cannot be used."""

@@ -1,51 +1,58 @@
-"""The camera over the tray: frames for the vision pipeline.
-
-picamera2 exists only on Raspberry Pi OS (from apt) and is imported inside
-:class:`PiCamera` alone, so nothing else needs it, and tests and development machines
-use another :class:`FrameSource`.
-"""
+"""The Raspberry Pi camera as a frame source. picamera2 comes from the system packages
+(apt install python3-picamera2) and is imported only when this source is opened. A missing
+module or camera raises :class:`companion.errors.CameraError` (an ``OSError``)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Iterator
+from typing import Any
 
-from companion.errors import CompanionError
+import numpy as np
+from numpy.typing import NDArray
 
+from companion.errors import CameraError
 
-class CameraError(CompanionError, OSError):
-    """The camera is absent or stopped giving frames."""
-
-
-class FrameSource(Protocol):
-    def capture(self) -> Any:
-        """One frame (a numpy array, RGB)."""
-
-    def close(self) -> None: ...
+MAIN_SIZE = (1200, 900)
 
 
-class PiCamera:
-    """Frames from the Raspberry Pi camera through picamera2."""
+class PiCameraSource:
+    """Full-size BGR frames from the Pi camera, exposure and white balance locked once the
+    automatic control has settled, so that the empty tray and the throws compare."""
 
-    def __init__(self, *, width: int = 1280, height: int = 960) -> None:
+    def __init__(self, size: tuple[int, int] = MAIN_SIZE) -> None:
         try:
             from picamera2 import Picamera2
         except ImportError:
             raise CameraError(
-                "picamera2 is not installed (on Raspberry Pi OS: apt install python3-picamera2)"
+                "the Pi camera needs picamera2: sudo apt install python3-picamera2"
             ) from None
         try:
-            self._camera = Picamera2()
-            config = self._camera.create_still_configuration(main={"size": (width, height)})
+            self._camera: Any = Picamera2()
+            config = self._camera.create_video_configuration(
+                main={"size": size, "format": "BGR888"}
+            )
             self._camera.configure(config)
             self._camera.start()
-        except Exception as error:  # libcamera reports a missing camera in its own ways
-            raise CameraError(f"the camera could not be started: {error}") from None
+            self._lock_exposure()
+        except (RuntimeError, IndexError, OSError) as error:
+            raise CameraError(f"the Pi camera cannot be started: {error}") from None
 
-    def capture(self) -> Any:
-        try:
-            return self._camera.capture_array()
-        except Exception as error:
-            raise CameraError(f"the camera gave no frame: {error}") from None
+    def _lock_exposure(self) -> None:
+        metadata = self._camera.capture_metadata()
+        self._camera.set_controls(
+            {
+                "AeEnable": False,
+                "AwbEnable": False,
+                "ExposureTime": metadata["ExposureTime"],
+                "AnalogueGain": metadata["AnalogueGain"],
+                "ColourGains": metadata["ColourGains"],
+            }
+        )
+
+    def frames(self) -> Iterator[NDArray[np.uint8]]:
+        while True:
+            yield np.asarray(self._camera.capture_array("main"), np.uint8)
 
     def close(self) -> None:
+        self._camera.stop()
         self._camera.close()

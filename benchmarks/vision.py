@@ -1,0 +1,115 @@
+"""Vision speed on one core: settle check per frame of the small stream, full reading of a
+1200x900 frame, and the processing from the moment the scene is still to the reading.
+
+Run: ``.venv/bin/python -m benchmarks.vision [--json] [--data DIR]`` (as a module: run as a
+script, this file's name would hide the ``vision`` package). Frames are generated
+(``vision.synthetic``) unless ``--data`` names a labelled folder such as the development
+set. Targets on the development machine: settle under 1 ms, reading under 30 ms, still to
+reading under 150 ms; a Raspberry Pi 4 core is about 5 times slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dataset import load_scenes
+from vision.kit import Kit, kit_named
+from vision.profile import default_profile
+from vision.reader import Reader
+from vision.settle import SettleDetector
+from vision.synthetic import scene
+from vision.tray import Image, calibrate, read_image
+
+LORES = (320, 240)  # the Pi camera's second, low-resolution stream
+
+
+def _median_ms(action: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def _frames(data: Path | None, count: int) -> list[tuple[Image, Image, Kit]]:
+    if data is None:
+        kits = ("sticks4", "ur", "modern")
+        made = [scene(seed, kits[seed % 3]) for seed in range(count)]
+        return [(m.frame, m.empty, kit_named(str(m.label["kit"]))) for m in made]
+    scenes = load_scenes(data)[:count]
+    return [(read_image(s.image), read_image(s.tray), s.kit) for s in scenes]
+
+
+def measure(data: Path | None, count: int = 12) -> dict[str, float]:
+    cv2.setNumThreads(1)
+    frames = _frames(data, count)
+    profile = default_profile()
+    settle_ms, read_ms, latency_ms = [], [], []
+    for frame, empty, kit in frames:
+        settle, read, latency = _one_frame(frame, empty, kit, Reader(calibrate(empty), profile))
+        settle_ms.append(settle)
+        read_ms.append(read)
+        latency_ms.append(latency)
+    return {
+        "settle_ms_per_frame": statistics.median(settle_ms),
+        "read_ms_1200x900": statistics.median(read_ms),
+        "read_ms_worst": max(read_ms),
+        "still_to_reading_ms": statistics.median(latency_ms),
+        "still_to_reading_ms_worst": max(latency_ms),
+        "frames": float(len(frames)),
+        "threads": float(cv2.getNumThreads()),
+    }
+
+
+def _one_frame(frame: Image, empty: Image, kit: Kit, reader: Reader) -> tuple[float, ...]:
+    small = np.asarray(cv2.resize(frame, LORES, interpolation=cv2.INTER_AREA), np.uint8)
+    empty_small = np.asarray(cv2.resize(empty, LORES), np.uint8)
+    detector = SettleDetector.for_tray(empty_small, still_frames=10**6)
+    settle = _median_ms(lambda: detector.update(small), 50)
+    read = _median_ms(lambda: reader.read(frame, kit), 5)
+
+    def still_to_reading() -> None:
+        # The frame that completes the still run, then two readings that must agree.
+        detector.update(small)
+        reader.read(frame, kit)
+        reader.read(frame, kit)
+
+    return settle, read, _median_ms(still_to_reading, 3)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--data", type=Path, help="a labelled folder (default: generated)")
+    parser.add_argument("--frames", type=int, default=12)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    figures = measure(args.data, args.frames)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return
+    print(
+        f"settle check per frame ({LORES[0]}x{LORES[1]}): "
+        f"{figures['settle_ms_per_frame']:.3f} ms (target < 1 ms)"
+    )
+    print(
+        f"full reading of a 1200x900 frame: {figures['read_ms_1200x900']:.1f} ms median, "
+        f"{figures['read_ms_worst']:.1f} ms worst (target < 30 ms)"
+    )
+    print(
+        f"still to reading (settle + 2 agreeing readings): "
+        f"{figures['still_to_reading_ms']:.1f} ms median, "
+        f"{figures['still_to_reading_ms_worst']:.1f} ms worst (target < 150 ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,317 @@
+"""``companion vision ...``: calibrate, enrol, read, watch and evaluate.
+
+The application layer is the only place where the camera meets the games. OpenCV and the
+vision package are imported inside the handlers, so the rest of the command line works
+without the ``vision`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion import games
+from companion.errors import CameraError, VisionSetupError
+from companion.reading import Seen, kit_for, throw_text
+
+if TYPE_CHECKING:
+    from vision.kit import Kit
+    from vision.observation import Observation
+    from vision.profile import Profile
+    from vision.reader import Reader
+    from vision.tray import Tray
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def add_vision_commands(commands: Any) -> None:
+    """Register ``vision`` and its subcommands on the main parser's subparsers."""
+    vision = commands.add_parser("vision", help="read throws from the tray camera")
+    sub = vision.add_subparsers(dest="vision_command", required=True, metavar="ACTION")
+
+    calibrate = sub.add_parser("calibrate", help="locate the empty tray and keep it as reference")
+    _source(calibrate, required=True)
+    calibrate.add_argument("--out", type=Path, default=Path("tray"), help="folder to write")
+    calibrate.set_defaults(handler=_guarded(_calibrate))
+
+    enrol = sub.add_parser("enrol", help="teach a profile the faces of your implements")
+    enrol.add_argument("--labels", type=Path, help="a labelled folder to learn from")
+    enrol.add_argument("--tray", help="calibration folder or empty-tray image (guided mode)")
+    _source(enrol)
+    enrol.add_argument("--kind", choices=("stick", "yesno"), default="stick")
+    enrol.add_argument("--look", default="mine", help="a name for this set's look")
+    enrol.add_argument("--out", type=Path, required=True, help="profile file to write")
+    enrol.set_defaults(handler=_guarded(_enrol))
+
+    read = sub.add_parser("read", help="read the throw in images or from a source")
+    read.add_argument("images", nargs="*", type=Path, metavar="IMAGE")
+    _reading_options(read)
+    _source(read)
+    read.set_defaults(handler=_guarded(_read))
+
+    watch = sub.add_parser("watch", help="print each settled reading of a live source")
+    _reading_options(watch)
+    _source(watch, required=True)
+    watch.add_argument("--still", type=int, default=5, help="still frames before reading")
+    watch.set_defaults(handler=_guarded(_watch))
+
+    evaluate = sub.add_parser("evaluate", help="measure the reader on a labelled folder")
+    evaluate.add_argument("folder", type=Path, metavar="DIR")
+    evaluate.add_argument("--profile", type=Path, help="profile file (default: shipped one)")
+    evaluate.add_argument("--mistakes", type=Path, help="folder for pictures of mistakes")
+    evaluate.add_argument(
+        "--synthetic", type=int, metavar="N", help="first write N generated scenes into DIR"
+    )
+    evaluate.add_argument("--seed", type=int, default=0)
+    evaluate.add_argument("--json", action="store_true")
+    evaluate.set_defaults(handler=_guarded(_evaluate))
+
+
+def _source(parser: argparse.ArgumentParser, required: bool = False) -> None:
+    parser.add_argument(
+        "--source",
+        required=required,
+        help="'pi' (Pi camera), a camera number, a video file or a folder of images",
+    )
+
+
+def _reading_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tray", help="calibration folder or image of the empty tray")
+    parser.add_argument("--profile", type=Path, help="profile file (default: shipped one)")
+    parser.add_argument("--expect", metavar="KIT", help="sticks4, sticks3, ur, modern, ...")
+    parser.add_argument("--game", help="rule set: gives the kit and turns readings into throws")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _guarded(handler: Handler) -> Handler:
+    """Vision's own errors become the project's, so the command line shows a message."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            import cv2  # noqa: F401
+            import numpy  # noqa: F401
+
+            from vision.errors import CameraUnavailableError, VisionError
+        except ImportError as missing:
+            raise VisionSetupError(
+                f"the camera pipeline is not installed ({missing.name} is missing): "
+                "pip install -e '.[vision]', or on the Pi: sudo apt install python3-opencv"
+            ) from None
+        try:
+            return handler(args)
+        except CameraUnavailableError as error:
+            raise CameraError(str(error)) from None
+        except VisionError as error:
+            raise VisionSetupError(str(error)) from None
+
+    return run
+
+
+def _load_tray(spec: str | None, fallback: Any = None) -> Tray:
+    from vision.errors import CalibrationError
+    from vision.tray import Tray, calibrate, read_image
+
+    if spec is None:
+        if fallback is None:
+            raise CalibrationError("give --tray: a calibration folder or an empty-tray image")
+        return calibrate(fallback)
+    path = Path(spec)
+    return Tray.load(path) if path.is_dir() else calibrate(read_image(path))
+
+
+def _load_profile(path: Path | None) -> Profile:
+    from vision.profile import Profile, default_profile
+
+    return default_profile() if path is None else Profile.load(path)
+
+
+def _kit(args: argparse.Namespace) -> Kit | None:
+    from vision.kit import kit_named
+
+    if args.game:
+        return kit_named(kit_for(games.get(args.game)))
+    return kit_named(args.expect) if args.expect else None
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from vision.tray import calibrate
+
+    with _opened(args.source) as frames:
+        tray = calibrate(next(frames))
+    tray.save(args.out)
+    print(f"tray found: {tray.px_per_mm:.2f} px/mm; written to {args.out}")
+    return 0
+
+
+@contextmanager
+def _opened(spec: str) -> Iterator[Iterator[Any]]:
+    from vision.errors import CameraUnavailableError
+    from vision.sources import open_source
+
+    source = open_source(spec)
+    try:
+        frames = source.frames()
+        yield _nonempty(frames, CameraUnavailableError(f"{spec}: no frame"))
+    finally:
+        source.close()
+
+
+def _nonempty(frames: Iterator[Any], error: Exception) -> Iterator[Any]:
+    first = next(frames, None)
+    if first is None:
+        raise error
+    yield first
+    yield from frames
+
+
+def _enrol(args: argparse.Namespace) -> int:
+    from vision.dataset import enrolment_examples, load_scenes
+    from vision.profile import enrol
+
+    if args.labels is not None:
+        examples = list(enrolment_examples(load_scenes(args.labels)))
+    elif args.source is not None:
+        examples = _guided_examples(args)
+    else:
+        raise VisionSetupError("give --labels DIR, or --source and --tray for guided enrolment")
+    profile = enrol(args.out.stem, examples)
+    profile.save(args.out)
+    for prototype in profile.prototypes:
+        print(
+            f"{prototype.kind.value} {prototype.face} ({prototype.look}): "
+            f"{prototype.examples} examples"
+        )
+    print(f"profile written to {args.out}")
+    return 0
+
+
+def _guided_examples(args: argparse.Namespace) -> list[Any]:
+    """Frames alternate: all marked faces up, then all plain faces up, a few times each."""
+    from vision.features import face_features, stick_strip
+    from vision.observation import Kind
+    from vision.profile import Example
+    from vision.segment import Segmenter
+    from vision.shapes import Shape, classify
+
+    kind = Kind(args.kind)
+    examples: list[Example] = []
+    with _opened(args.source) as frames:
+        first = next(frames)
+        tray = _load_tray(args.tray, first)
+        segmenter = Segmenter(tray)
+        for index, frame in enumerate(frames):
+            face = "MP"[index % 2]
+            print(
+                f"frame {index + 1}: every {kind.value} should show its "
+                f"{'marked' if face == 'M' else 'plain'} face",
+                file=sys.stderr,
+            )
+            for blob in segmenter.foreground(frame).blobs:
+                if classify(blob).shape is Shape.FLAT:
+                    features = face_features(stick_strip(frame, blob, tray.px_per_mm))
+                    examples.append(Example(kind, face, args.look, features))
+    return examples
+
+
+def _read(args: argparse.Namespace) -> int:
+    from vision.reader import Reader
+    from vision.sources import FolderSource, FrameSource, open_source
+
+    if args.images:
+        source: FrameSource = FolderSource(list(args.images))
+    elif args.source is not None:
+        source = open_source(args.source)
+    else:
+        raise VisionSetupError("give IMAGE files or --source")
+    kit = _kit(args)
+    profile = _load_profile(args.profile)
+    reader: Reader | None = None
+    names = [str(p) for p in args.images] if args.images else None
+    results = []
+    try:
+        for index, frame in enumerate(source.frames()):
+            if reader is None:
+                reader = Reader(_load_tray(args.tray), profile)
+            observation = reader.read(frame, kit)
+            name = names[index] if names else f"frame {index + 1}"
+            results.append(_report(name, observation, args))
+    finally:
+        source.close()
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 0
+
+
+def _report(name: str, observation: Observation, args: argparse.Namespace) -> dict[str, Any]:
+    record: dict[str, Any] = {"image": name, **observation.as_dict()}
+    line = observation.summary()
+    if args.game and not observation.refused:
+        rules = games.get(args.game)
+        seen = [Seen(i.kind.value, i.face, i.value) for i in observation.implements]
+        text = throw_text(kit_for(rules), seen)
+        throw = rules.parse_throw(text)
+        record["throw"] = {"faces": text, **rules.throw_record(throw)}
+        line += f" -> {text}: {throw}"
+    if not args.json:
+        print(f"{name}: {line}")
+    return record
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from vision.reader import Reader
+    from vision.settle import Agreement, SettleDetector
+
+    kit = _kit(args)
+    profile = _load_profile(args.profile)
+    with _opened(args.source) as frames:
+        first = next(frames)
+        tray = _load_tray(args.tray, first)
+        reader = Reader(tray, profile)
+        settle = SettleDetector.for_tray(tray.empty, args.still)
+        agreement: Agreement[str] = Agreement()
+        count = 0
+        for frame in frames:
+            _, ready = settle.update(frame)
+            if not ready:
+                continue
+            started = time.perf_counter()
+            observation = reader.read(frame, kit)
+            if agreement.offer(observation.summary()) is None:
+                settle._fired = False  # read the next still frame too, until two agree
+                continue
+            agreement.reset()
+            count += 1
+            elapsed = (time.perf_counter() - started) * 1000
+            _report(f"throw {count} ({elapsed:.0f} ms)", observation, args)
+    return 0
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from vision.dataset import Scene, load_scenes
+    from vision.evaluate import evaluate
+    from vision.reader import Reader
+    from vision.synthetic import write_set
+
+    if args.synthetic:
+        write_set(args.folder, args.synthetic, seed=args.seed)
+    profile = _load_profile(args.profile)
+    readers: dict[int, Reader] = {}
+
+    def read(frame: Any, tray: Tray, scene: Scene) -> Observation:
+        reader = readers.setdefault(id(tray), Reader(tray, profile))
+        return reader.read(frame, scene.kit)
+
+    report = evaluate(load_scenes(args.folder), read, args.mistakes)
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        print(report.text())
+        if args.mistakes:
+            print(f"pictures of {len(report.mistakes)} mistakes in {args.mistakes}")
+    return 0

@@ -1,0 +1,81 @@
+"""``companion vision ...`` from the command line, on generated images: no camera needed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.cli import main
+from vision.synthetic import scene, write_set
+
+
+def test_read_prints_the_observation_as_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = scene(4, "modern")
+    cv2.imwrite(str(tmp_path / "throw.png"), made.frame)
+    cv2.imwrite(str(tmp_path / "empty.png"), made.empty)
+    args = ["vision", "read", str(tmp_path / "throw.png"), "--tray", str(tmp_path / "empty.png")]
+    assert main([*args, "--expect", "modern", "--json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["image"].endswith("throw.png")
+    if record["read"]:
+        values = sorted(i["value"] for i in record["implements"])
+        assert values == sorted(o["value"] for o in made.objects)
+    else:
+        assert record["refusals"][0]["message"]
+
+
+def test_calibrate_then_read_with_a_game_gives_a_throw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = scene(7, "sticks4")
+    (tmp_path / "empty").mkdir()
+    cv2.imwrite(str(tmp_path / "empty" / "0.png"), made.empty)
+    cv2.imwrite(str(tmp_path / "throw.png"), made.frame)
+    assert (
+        main(
+            [
+                "vision",
+                "calibrate",
+                "--source",
+                str(tmp_path / "empty"),
+                "--out",
+                str(tmp_path / "tray"),
+            ]
+        )
+        == 0
+    )
+    assert (tmp_path / "tray" / "tray.json").is_file()
+    assert "px/mm" in capsys.readouterr().out
+    args = ["vision", "read", str(tmp_path / "throw.png"), "--tray", str(tmp_path / "tray")]
+    assert main([*args, "--game", "senet-kendall", "--json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["read"] == ("throw" in record)
+
+
+def test_evaluate_counts_every_labelled_object(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = write_set(tmp_path / "set", 6, seed=3)
+    labels = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
+    assert (
+        main(
+            ["vision", "evaluate", str(folder), "--json", "--mistakes", str(tmp_path / "mistakes")]
+        )
+        == 0
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert report["objects"] == sum(len(label["objects"]) for label in labels)
+    assert len(list((tmp_path / "mistakes").glob("*.png"))) == len(report["mistakes"])
+
+
+def test_a_missing_camera_is_a_message_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["vision", "watch", "--source", str(tmp_path / "nothing.mp4"), "--tray", "x"])
+    assert code == 2
+    assert "no such camera" in capsys.readouterr().err

@@ -1,0 +1,158 @@
+"""The vision pipeline on generated scenes: readings, refusals, settling, profiles."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.errors import ProfileError
+from vision.features import face_features, stick_strip
+from vision.kit import kit_named
+from vision.observation import Kind, Observation, Reason
+from vision.profile import Example, Profile, enrol
+from vision.reader import Reader
+from vision.segment import Segmenter
+from vision.settle import Agreement, Scene, SettleDetector
+from vision.shapes import Shape, classify
+from vision.synthetic import SyntheticScene, scene
+from vision.tray import Tray, calibrate
+
+ENROL_SEEDS = range(9000, 9008)
+
+
+def _enrolment(seeds: range) -> Iterator[Example]:
+    for seed in seeds:
+        for kit in ("sticks4", "ur"):
+            made = scene(seed, kit)
+            tray = calibrate(made.empty)
+            segmenter = Segmenter(tray)
+            truths = made.objects
+            for blob in segmenter.foreground(made.frame).blobs:
+                call = classify(blob)
+                truth = max(truths, key=lambda o: _iou(o["bbox"], blob.box.as_list()))
+                if (
+                    call.shape is Shape.FLAT
+                    and call.kind is not None
+                    and truth.get("face") in ("M", "P")
+                ):
+                    features = face_features(stick_strip(made.frame, blob, tray.px_per_mm))
+                    yield Example(call.kind, truth["face"], str(made.label["design"]), features)
+
+
+def _iou(a: list[int], b: list[int]) -> float:
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
+    return ix * iy / union if union else 0.0
+
+
+@pytest.fixture(scope="module")
+def profile() -> Profile:
+    return enrol("synthetic", _enrolment(ENROL_SEEDS))
+
+
+def _read(
+    seed: int, kit: str, profile: Profile, trouble: str | None = None
+) -> tuple[SyntheticScene, Observation]:
+    made = scene(seed, kit, trouble)
+    observation = Reader(calibrate(made.empty), profile).read(made.frame, kit_named(kit))
+    return made, observation
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sticks_are_read_right_or_refused(seed: int, profile: Profile) -> None:
+    made, observation = _read(seed, "sticks4", profile)
+    if observation.refused:
+        return
+    truth = sorted(str(o["face"]) for o in made.objects)
+    read = sorted(str(i.face) for i in observation.of_kind(Kind.STICK))
+    assert read == truth
+
+
+def test_most_clean_stick_throws_are_read(profile: Profile) -> None:
+    refused = sum(_read(seed, "sticks3", profile)[1].refused for seed in range(20))
+    assert refused <= 4
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_pips_are_counted_or_refused(seed: int, profile: Profile) -> None:
+    made, observation = _read(seed, "modern", profile)
+    if observation.refused:
+        return
+    truth = sorted(int(o["value"]) for o in made.objects)
+    assert sorted(int(i.value or 0) for i in observation.of_kind(Kind.D6)) == truth
+
+
+@pytest.mark.parametrize(
+    ("kit", "trouble", "reasons"),
+    [
+        ("sticks4", "on-edge", {Reason.ON_EDGE, Reason.UNCLEAR, Reason.UNKNOWN_OBJECT}),
+        ("sticks3", "hand", {Reason.HAND}),
+        ("sticks4", "off-tray", {Reason.OFF_TRAY}),
+        ("modern", "cocked", {Reason.COCKED, Reason.UNKNOWN_OBJECT}),
+        ("modern", "off-tray", {Reason.OFF_TRAY}),
+        ("ur", "on-edge", {Reason.ON_EDGE, Reason.UNCLEAR}),
+    ],
+)
+@pytest.mark.parametrize("seed", range(3))
+def test_troubled_throws_are_refused_with_their_reason(
+    kit: str, trouble: str, reasons: set[Reason], seed: int, profile: Profile
+) -> None:
+    _, observation = _read(seed, kit, profile, trouble)
+    assert observation.refused
+    assert {r.reason for r in observation.refusals} & reasons
+
+
+def test_too_many_implements_for_the_kit(profile: Profile) -> None:
+    made = scene(3, "sticks4")
+    observation = Reader(calibrate(made.empty), profile).read(made.frame, kit_named("sticks3"))
+    assert Reason.TOO_MANY in {r.reason for r in observation.refusals}
+
+
+def test_empty_tray_is_refused_as_empty(profile: Profile) -> None:
+    made = scene(5, "modern")
+    observation = Reader(calibrate(made.empty), profile).read(made.empty)
+    assert [r.reason for r in observation.refusals] == [Reason.EMPTY]
+
+
+def test_tray_scale_is_found_and_saved(tmp_path: Path) -> None:
+    made = scene(1, "sticks4")
+    tray = calibrate(made.empty)
+    assert tray.px_per_mm == pytest.approx(2.48, rel=0.05)
+    tray.save(tmp_path)
+    loaded = Tray.load(tmp_path)
+    assert loaded.px_per_mm == pytest.approx(tray.px_per_mm)
+    assert np.array_equal(loaded.empty, tray.empty)
+
+
+def test_profile_round_trip_and_bad_files(profile: Profile, tmp_path: Path) -> None:
+    path = tmp_path / "set.json"
+    profile.save(path)
+    loaded = Profile.load(path)
+    assert [p.face for p in loaded.prototypes] == [p.face for p in profile.prototypes]
+    assert loaded.prototypes[0].mean == pytest.approx(profile.prototypes[0].mean, abs=1e-3)
+    path.write_text("{}", encoding="utf-8")
+    with pytest.raises(ProfileError):
+        Profile.load(path)
+    with pytest.raises(ProfileError):
+        Profile.load(tmp_path / "missing.json")
+
+
+def test_settle_waits_for_stillness_and_fires_once() -> None:
+    made = scene(2, "sticks4")
+    detector = SettleDetector.for_tray(made.empty, still_frames=3)
+    shifted = np.roll(made.frame, 40, axis=1)
+    states = [detector.update(f) for f in [made.empty, made.empty, shifted, made.frame]]
+    assert [s for s, _ in states] == [Scene.EMPTY, Scene.EMPTY, Scene.MOVING, Scene.MOVING]
+    fired = [detector.update(made.frame)[1] for _ in range(6)]
+    assert fired == [False, False, True, False, False, False]
+
+
+def test_agreement_needs_consecutive_equal_answers() -> None:
+    agreement: Agreement[str] = Agreement(needed=2)
+    assert agreement.offer("MMPP") is None
+    assert agreement.offer("MPPP") is None
+    assert agreement.offer("MPPP") == "MPPP"

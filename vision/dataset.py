@@ -1,0 +1,93 @@
+"""Labelled folders in the format of the development set (see its README): one JSON object
+per line of ``labels.jsonl`` naming the image, the empty tray, the kit and the objects."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.errors import VisionError
+from vision.features import face_features, stick_strip
+from vision.kit import Kit, kit_named
+from vision.observation import Box, Kind
+from vision.profile import Example
+from vision.segment import Segmenter
+from vision.shapes import Shape, classify
+from vision.tray import Image, calibrate, read_image
+
+MATCH_IOU = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class TruthObject:
+    kind: Kind
+    box: Box
+    face: str | None  # sticks: M, P or edge
+    value: int | None  # dice
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    image: Path
+    tray: Path
+    kit: Kit
+    design: str
+    expect: str  # read, either, refuse
+    reasons: tuple[str, ...]
+    objects: tuple[TruthObject, ...]
+
+
+def load_scenes(folder: Path) -> list[Scene]:
+    labels = folder / "labels.jsonl"
+    try:
+        lines = labels.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise VisionError(f"{labels}: {error.strerror}") from None
+    return [_scene(folder, json.loads(line)) for line in lines if line.strip()]
+
+
+def _scene(folder: Path, record: dict[str, object]) -> Scene:
+    objects = tuple(
+        TruthObject(
+            Kind(str(o["kind"])),
+            Box(*(int(v) for v in o["bbox"])),
+            str(o["face"]) if "face" in o else None,
+            int(o["value"]) if "value" in o else None,
+        )
+        for o in record["objects"]  # type: ignore[attr-defined]
+    )
+    reasons = record.get("reasons", [])
+    return Scene(
+        folder / str(record["image"]),
+        folder / str(record["tray"]),
+        kit_named(str(record["kit"])),
+        str(record.get("design", "")),
+        str(record["expect"]),
+        tuple(str(r) for r in reasons),  # type: ignore[attr-defined]
+        objects,
+    )
+
+
+def enrolment_examples(scenes: list[Scene]) -> Iterator[Example]:
+    """Faces of flat sticks and yes/no sticks in labelled scenes, as enrolment examples."""
+    for scene in scenes:
+        frame = read_image(scene.image)
+        tray = calibrate(read_image(scene.tray))
+        yield from _examples_in(frame, Segmenter(tray), tray.px_per_mm, scene)
+
+
+def _examples_in(
+    frame: Image, segmenter: Segmenter, px_per_mm: float, scene: Scene
+) -> Iterator[Example]:
+    for blob in segmenter.foreground(frame).blobs:
+        call = classify(blob)
+        if call.shape is not Shape.FLAT or call.kind not in (Kind.STICK, Kind.YESNO):
+            continue
+        truth = max(scene.objects, key=lambda o: o.box.iou(blob.box), default=None)
+        if truth is None or truth.box.iou(blob.box) < MATCH_IOU or truth.kind is not call.kind:
+            continue
+        if truth.face in ("M", "P"):
+            features = face_features(stick_strip(frame, blob, px_per_mm))
+            yield Example(truth.kind, truth.face, scene.design, features)

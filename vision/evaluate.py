@@ -1,0 +1,173 @@
+"""Measuring the reader on a labelled folder: correct readings, refusals and silent errors,
+per scene and per implement, a confusion table per kind, and a picture of every mistake."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+
+from vision.dataset import Scene, TruthObject
+from vision.observation import Implement, Kind, Observation
+from vision.tray import Image, Tray, calibrate, read_image
+
+OBJECT_MATCH_IOU = 0.3
+CORRECT, REFUSED, WRONG = "correct", "refused", "wrong"
+
+ReadFunction = Callable[[Image, Tray, Scene], Observation]
+
+
+@dataclass
+class Report:
+    scenes: Counter[tuple[str, str]] = field(default_factory=Counter)  # (expect, outcome)
+    objects: Counter[tuple[str, str]] = field(default_factory=Counter)  # (kind, outcome)
+    confusion: dict[str, Counter[tuple[str, str]]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+    reasons: Counter[str] = field(default_factory=Counter)
+    mistakes: list[str] = field(default_factory=list)
+
+    @property
+    def object_count(self) -> int:
+        return sum(self.objects.values())
+
+    @property
+    def silent_errors(self) -> int:
+        return sum(n for (_, outcome), n in self.objects.items() if outcome == WRONG)
+
+    def rate(self, expect: str, outcome: str) -> float:
+        total = sum(n for (e, _), n in self.scenes.items() if e == expect)
+        return self.scenes[(expect, outcome)] / total if total else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "objects": self.object_count,
+            "silent_errors": self.silent_errors,
+            "silent_error_rate": self.silent_errors / max(1, self.object_count),
+            "clean_refused": self.rate("read", REFUSED),
+            "clean_wrong": self.rate("read", WRONG),
+            "must_refuse_refused": self.rate("refuse", REFUSED),
+            "scenes": {f"{e}/{o}": n for (e, o), n in sorted(self.scenes.items())},
+            "per_kind": {f"{k}/{o}": n for (k, o), n in sorted(self.objects.items())},
+            "refusal_reasons": dict(self.reasons.most_common()),
+            "confusion": {
+                kind: {f"{t} -> {r}": n for (t, r), n in sorted(table.items())}
+                for kind, table in sorted(self.confusion.items())
+            },
+            "mistakes": self.mistakes,
+        }
+
+    def text(self) -> str:
+        lines = [
+            f"objects: {self.object_count}, silent errors: {self.silent_errors} "
+            f"({self.silent_errors / max(1, self.object_count):.2%}; target at most 0.1%)",
+            f"clean throws refused: {self.rate('read', REFUSED):.1%} (target at most 2%), "
+            f"read wrongly: {self.rate('read', WRONG):.1%}",
+            f"throws to refuse that were refused: {self.rate('refuse', REFUSED):.1%} "
+            "(target at least 98%)",
+            "scenes: " + ", ".join(f"{e}/{o} {n}" for (e, o), n in sorted(self.scenes.items())),
+            "per kind (objects):",
+        ]
+        kinds = sorted({k for k, _ in self.objects})
+        for kind in kinds:
+            row = {o: self.objects[(kind, o)] for o in (CORRECT, REFUSED, WRONG)}
+            lines.append(f"  {kind:<6} " + ", ".join(f"{o} {n}" for o, n in row.items()))
+        lines.append("refusal reasons: " + ", ".join(f"{r} {n}" for r, n in self.reasons.items()))
+        for kind, table in sorted(self.confusion.items()):
+            lines.append(f"confusion {kind} (truth -> read):")
+            lines.extend(f"  {t:>5} -> {r:<8} {n}" for (t, r), n in sorted(table.items()))
+        return "\n".join(lines)
+
+
+def evaluate(
+    scenes: Iterable[Scene], read: ReadFunction, mistakes_folder: Path | None = None
+) -> Report:
+    report = Report()
+    trays: dict[Path, Tray] = {}
+    for scene in scenes:
+        if scene.tray not in trays:
+            trays[scene.tray] = calibrate(read_image(scene.tray))
+        frame = read_image(scene.image)
+        observation = read(frame, trays[scene.tray], scene)
+        outcome = _score_scene(scene, observation, report)
+        report.scenes[(scene.expect, outcome)] += 1
+        for refusal in observation.refusals:
+            report.reasons[refusal.reason.value] += 1
+        mistaken = outcome == WRONG or (scene.expect == "read" and outcome == REFUSED)
+        if mistaken:
+            report.mistakes.append(f"{scene.image.name}: {scene.expect}, {outcome}")
+            if mistakes_folder is not None:
+                _draw_mistake(frame, scene, observation, mistakes_folder / scene.image.name)
+    return report
+
+
+def _score_scene(scene: Scene, observation: Observation, report: Report) -> str:
+    if observation.refused:
+        for truth in scene.objects:
+            report.objects[(truth.kind.value, REFUSED)] += 1
+            report.confusion[truth.kind.value][(_truth_label(truth), REFUSED)] += 1
+        return REFUSED
+    matched: set[int] = set()
+    all_right = scene.expect != "refuse"
+    for truth in scene.objects:
+        found = _match(truth, observation.implements, matched)
+        shown = found.shown if found is not None else "missed"
+        right = found is not None and _agrees(truth, found)
+        all_right &= right
+        report.objects[(truth.kind.value, CORRECT if right else WRONG)] += 1
+        report.confusion[truth.kind.value][(_truth_label(truth), shown)] += 1
+    for index, item in enumerate(observation.implements):
+        if index not in matched:
+            all_right = False
+            report.objects[(item.kind.value, WRONG)] += 1
+            report.confusion[item.kind.value][("none", item.shown)] += 1
+    return CORRECT if all_right else WRONG
+
+
+def _truth_label(truth: TruthObject) -> str:
+    return truth.face if truth.face is not None else str(truth.value)
+
+
+def _match(truth: TruthObject, items: tuple[Implement, ...], used: set[int]) -> Implement | None:
+    best, best_iou = -1, OBJECT_MATCH_IOU
+    for index, item in enumerate(items):
+        iou = truth.box.iou(item.box)
+        if index not in used and item.kind is truth.kind and iou >= best_iou:
+            best, best_iou = index, iou
+    if best < 0:
+        return None
+    used.add(best)
+    return items[best]
+
+
+def _agrees(truth: TruthObject, item: Implement) -> bool:
+    if truth.kind is Kind.YESNO:
+        return {"M": "yes", "P": "no"}.get(truth.face or "") == item.face
+    if truth.kind is Kind.STICK:
+        return truth.face == item.face
+    return truth.value == item.value
+
+
+def _draw_mistake(frame: Image, scene: Scene, observation: Observation, path: Path) -> None:
+    picture = frame.copy()
+    for truth in scene.objects:
+        b = truth.box
+        cv2.rectangle(picture, (b.x0, b.y0), (b.x1, b.y1), (255, 255, 0), 1)
+    for item in observation.implements:
+        b = item.box
+        cv2.rectangle(picture, (b.x0, b.y0), (b.x1, b.y1), (0, 255, 0), 2)
+        label = f"{item.kind.value} {item.shown} {item.confidence:.2f}"
+        cv2.putText(picture, label, (b.x0, max(12, b.y0 - 4)), 0, 0.5, (0, 255, 0), 1)
+    for refusal in observation.refusals:
+        if refusal.box is not None:
+            b = refusal.box
+            cv2.rectangle(picture, (b.x0, b.y0), (b.x1, b.y1), (0, 0, 255), 2)
+            cv2.putText(picture, refusal.reason.value, (b.x0, b.y1 + 14), 0, 0.5, (0, 0, 255), 1)
+    header = f"expect {scene.expect} {','.join(scene.reasons)} | {observation.summary()}"
+    cv2.putText(picture, header[:140], (8, 20), 0, 0.5, (255, 255, 255), 2)
+    cv2.putText(picture, header[:140], (8, 20), 0, 0.5, (0, 0, 0), 1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path.with_suffix(".png")), picture)

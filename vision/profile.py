@@ -1,0 +1,147 @@
+"""Profiles: how the faces of one set of implements look, learned by enrolment.
+
+Each face (a stick's marked or plain face, the yes/no stick's two faces) has one or more
+prototypes: the mean and spread of its features over the examples shown. A face is read
+when the nearest face is close and clearly nearer than the other one; otherwise it is
+refused as unclear.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from vision.errors import ProfileError
+from vision.features import FACE_FEATURES, FaceFeatures
+from vision.observation import Kind
+
+# The smallest spread a prototype may claim, per feature: a few examples under one light
+# must not make a face look more certain than the camera can be.
+MIN_SPREAD = (8.0, 4.0, 4.0, 0.03, 0.08, 0.08)
+MAX_DISTANCE = 3.5  # RMS z-score beyond which a face looks like nothing we know
+MIN_CONFIDENCE = 0.3  # (other - best) / (other + best) distances
+
+
+@dataclass(frozen=True, slots=True)
+class Prototype:
+    kind: Kind
+    face: str
+    look: str
+    mean: tuple[float, ...]
+    spread: tuple[float, ...]
+    examples: int
+
+    def distance(self, features: FaceFeatures) -> float:
+        z = (features.as_array() - np.asarray(self.mean)) / np.asarray(self.spread)
+        return float(np.sqrt(np.mean(z**2)))
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind.value,
+            "face": self.face,
+            "look": self.look,
+            "mean": [round(v, 4) for v in self.mean],
+            "spread": [round(v, 4) for v in self.spread],
+            "examples": self.examples,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FaceReading:
+    face: str | None  # None: unclear
+    confidence: float
+    distance: float
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One face shown during enrolment."""
+
+    kind: Kind
+    face: str
+    look: str
+    features: FaceFeatures
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    prototypes: tuple[Prototype, ...]
+
+    def read_face(self, kind: Kind, features: FaceFeatures) -> FaceReading:
+        nearest: dict[str, float] = {}
+        for prototype in self.prototypes:
+            if prototype.kind is kind:
+                d = prototype.distance(features)
+                nearest[prototype.face] = min(d, nearest.get(prototype.face, np.inf))
+        if len(nearest) < 2:
+            raise ProfileError(f"profile {self.name!r} does not know both faces of a {kind.value}")
+        ranked = sorted(nearest.items(), key=lambda item: item[1])
+        (best, d_best), (_, d_other) = ranked[0], ranked[1]
+        confidence = (d_other - d_best) / (d_other + d_best + 1e-9)
+        if d_best > MAX_DISTANCE or confidence < MIN_CONFIDENCE:
+            return FaceReading(None, confidence, d_best)
+        return FaceReading(best, confidence, d_best)
+
+    def save(self, path: Path) -> None:
+        record = {
+            "name": self.name,
+            "features": list(FACE_FEATURES),
+            "prototypes": [p.as_dict() for p in self.prototypes],
+        }
+        path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> Profile:
+        try:
+            return cls.from_json(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise ProfileError(f"profile {path} cannot be read: {error.strerror}") from None
+
+    @classmethod
+    def from_json(cls, text: str) -> Profile:
+        try:
+            record = json.loads(text)
+            if record["features"] != list(FACE_FEATURES):
+                raise ProfileError("the profile was made for other features: enrol again")
+            prototypes = tuple(
+                Prototype(
+                    Kind(p["kind"]),
+                    str(p["face"]),
+                    str(p["look"]),
+                    tuple(float(v) for v in p["mean"]),
+                    tuple(float(v) for v in p["spread"]),
+                    int(p["examples"]),
+                )
+                for p in record["prototypes"]
+            )
+            return cls(str(record["name"]), prototypes)
+        except (KeyError, ValueError, TypeError) as error:
+            raise ProfileError(f"profile cannot be read: {error}") from None
+
+
+def enrol(name: str, examples: Iterable[Example]) -> Profile:
+    """A profile from examples of each face: one prototype per kind, face and look."""
+    groups: dict[tuple[Kind, str, str], list[FaceFeatures]] = defaultdict(list)
+    for example in examples:
+        groups[(example.kind, example.face, example.look)].append(example.features)
+    prototypes = []
+    for (kind, face, look), shown in sorted(groups.items(), key=lambda item: str(item[0])):
+        values = np.stack([f.as_array() for f in shown])
+        spread = np.maximum(values.std(axis=0), MIN_SPREAD)
+        prototypes.append(
+            Prototype(kind, face, look, tuple(values.mean(axis=0)), tuple(spread), len(shown))
+        )
+    return Profile(name, tuple(prototypes))
+
+
+def default_profile() -> Profile:
+    """The profile shipped with the package: marked/plain wood, white/black, the yes/no stick."""
+    text = resources.files("vision").joinpath("profiles/default.json").read_text("utf-8")
+    return Profile.from_json(text)

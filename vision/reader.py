@@ -1,0 +1,113 @@
+"""From one frame to an observation: find the implements, read their faces, apply the kit.
+
+Every doubt becomes a refusal with its reason: a wrong reading costs the players the game,
+a refusal costs them one more throw.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from vision.features import face_features, stick_strip
+from vision.kit import Kit
+from vision.observation import (
+    MARKED,
+    NO,
+    PLAIN,
+    YES,
+    Implement,
+    Kind,
+    Observation,
+    Reason,
+    Refusal,
+)
+from vision.pips import count_pips
+from vision.profile import Profile
+from vision.segment import Blob, Segmenter
+from vision.shapes import Shape, classify
+from vision.tray import Image, Tray
+
+ON_RIM_MM = 10.0  # reaching this far past the floor's edge: leaning on the rim
+OFF_TRAY_MM = 35.0  # this far: on top of the rim or outside
+_SHAPE_REASONS = {
+    Shape.ON_EDGE: Reason.ON_EDGE,
+    Shape.COCKED: Reason.COCKED,
+    Shape.AMBIGUOUS: Reason.UNCLEAR,
+    Shape.MERGED: Reason.OVERLAP,
+    Shape.HAND: Reason.HAND,
+    Shape.UNKNOWN: Reason.UNKNOWN_OBJECT,
+}
+_YESNO_FACES = {MARKED: YES, PLAIN: NO}
+
+
+class Reader:
+    """Reads frames of one calibrated tray with one profile."""
+
+    def __init__(self, tray: Tray, profile: Profile) -> None:
+        self.tray = tray
+        self.profile = profile
+        self.segmenter = Segmenter(tray)
+
+    def read(self, frame: Image, kit: Kit | None = None) -> Observation:
+        blobs = self.segmenter.foreground(frame).blobs
+        implements: list[Implement] = []
+        refusals: list[Refusal] = []
+        for blob in blobs:
+            outcome = self._read_blob(frame, blob)
+            if isinstance(outcome, Refusal):
+                refusals.append(outcome)
+            else:
+                implements.append(outcome)
+        if kit is not None:
+            refusals.extend(_kit_refusals(implements, refusals, kit))
+        if not blobs:
+            refusals.append(Refusal(Reason.EMPTY))
+        return Observation(tuple(implements), tuple(refusals))
+
+    def _read_blob(self, frame: Image, blob: Blob) -> Implement | Refusal:
+        call = classify(blob)
+        if call.shape is Shape.HAND:
+            return Refusal(Reason.HAND, blob.box)
+        if blob.touches_border or blob.outside_mm >= OFF_TRAY_MM:
+            return Refusal(Reason.OFF_TRAY, blob.box)
+        if blob.outside_mm >= ON_RIM_MM:
+            return Refusal(Reason.ON_RIM, blob.box)
+        if call.shape is not Shape.FLAT or call.kind is None:
+            return Refusal(_SHAPE_REASONS[call.shape], blob.box, call.shape.value)
+        if call.kind is Kind.D6:
+            return self._read_d6(frame, blob)
+        if call.kind is Kind.D4:
+            return Refusal(Reason.UNCLEAR, blob.box, "the d4's numerals are not read yet")
+        return self._read_stick(frame, blob, call.kind)
+
+    def _read_stick(self, frame: Image, blob: Blob, kind: Kind) -> Implement | Refusal:
+        strip = stick_strip(frame, blob, self.tray.px_per_mm)
+        reading = self.profile.read_face(kind, face_features(strip))
+        if reading.face is None:
+            return Refusal(Reason.UNCLEAR, blob.box, f"{kind.value} face")
+        face = _YESNO_FACES[reading.face] if kind is Kind.YESNO else reading.face
+        return Implement(kind, blob.box, reading.confidence, face=face)
+
+    def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
+        pips = count_pips(frame, blob, self.tray.px_per_mm)
+        if pips.value is None:
+            return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
+        return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
+
+
+def _kit_refusals(implements: list[Implement], refusals: list[Refusal], kit: Kit) -> list[Refusal]:
+    """Too many or too few implements for the kit; unreadable ones count as present."""
+    counts = Counter(item.kind for item in implements)
+    present = len(implements) + len(refusals)
+    wanted = kit.sticks + kit.d4 + kit.d6
+    extra: list[Refusal] = []
+    for kind in Kind:
+        if counts[kind] > kit.expected(kind) and not kit.allows(kind, counts[kind]):
+            extra.append(Refusal(Reason.TOO_MANY, detail=kind.value))
+    if not refusals and any(
+        counts[kind] < kit.expected(kind) for kind in (Kind.STICK, Kind.D4, Kind.D6)
+    ):
+        extra.append(Refusal(Reason.MISSING))
+    if present > wanted + (1 if kit.yesno_optional else 0) and not extra:
+        extra.append(Refusal(Reason.TOO_MANY))
+    return extra

@@ -1,0 +1,173 @@
+"""Foreground: what differs from the empty tray, without the shadows, as separate blobs.
+
+A pixel is foreground when its colour changed; a pure darkening that keeps the felt's hue
+is a shadow and is left out. Work happens on a half-size frame; blob geometry is given
+in millimetres of the tray floor and boxes in full-frame pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.observation import Box
+from vision.tray import ANALYSIS_SCALE, Image, Tray
+
+BRIGHTNESS_CHANGE = 0.15  # log-ratio of brightness that counts as a change (about 16 %)
+HUE_CHANGE = 0.07  # log-ratio between channels: shadows darken every channel alike
+SHADOW_DEPTH = np.log(0.3)  # darker than 30 % of the felt is an object, not a shadow
+MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
+BRIDGE_MM = 12.0  # widest dark band between two light parts of one object
+DARK_OFFSET = 25.0  # grey levels added before the log ratio
+TEXTURE_WINDOW = 7  # pixels at analysis size
+TEXTURE_KEPT = 0.25  # correlation above which the felt's texture shows through
+
+Mask = NDArray[np.uint8]
+Contour = NDArray[np.int32]
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One connected region of foreground, measured on the floor."""
+
+    contour: Contour  # full-frame pixels
+    box: Box
+    length_mm: float
+    width_mm: float
+    angle_deg: float  # of the long side, degrees in the image
+    area_mm2: float
+    solidity: float  # area / convex hull area
+    touches_border: bool
+    outside_mm: float  # how far it reaches beyond the floor
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box.x0 + self.box.x1) / 2, (self.box.y0 + self.box.y1) / 2)
+
+
+@dataclass(frozen=True)
+class Foreground:
+    mask: Mask  # half-size, 255 where something is
+    blobs: tuple[Blob, ...]
+
+
+class Segmenter:
+    """Compares frames with one calibrated tray; prepares what is reused for every frame."""
+
+    def __init__(self, tray: Tray) -> None:
+        self.tray = tray
+        empty_small = _shrunk(tray.empty)
+        self._empty = self._prepare(empty_small)
+        self._px_per_mm = tray.px_per_mm * ANALYSIS_SCALE
+        h, w = self._empty.shape[:2]
+        floor = np.zeros((h, w), np.uint8)
+        polygon = (tray.floor * ANALYSIS_SCALE).astype(np.int32)
+        cv2.fillConvexPoly(floor, polygon, 255)
+        self._outside_px = cv2.distanceTransform(255 - floor, cv2.DIST_L2, 3)
+        self._empty_detail = _detail(empty_small)
+        window = (TEXTURE_WINDOW, TEXTURE_WINDOW)
+        self._empty_power = cv2.boxFilter(self._empty_detail**2, -1, window)
+        bridge = max(3, round(BRIDGE_MM * self._px_per_mm) | 1)
+        self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge, bridge))
+
+    @staticmethod
+    def _prepare(small: Image) -> NDArray[np.float32]:
+        blurred = cv2.GaussianBlur(small, (3, 3), 0)
+        # The offset keeps sensor noise in the dark, shaded walls from looking like change.
+        return np.asarray(np.log(blurred.astype(np.float32) + DARK_OFFSET), np.float32)
+
+    def mask(self, frame: Image) -> Mask:
+        small = _shrunk(frame)
+        log_frame = self._prepare(small)
+        if log_frame.shape != self._empty.shape:
+            raise ValueError("the frame and the empty tray differ in size")
+        ratio = cv2.subtract(log_frame, self._empty)
+        # Exposure drift: the typical pixel is felt, so its change is the camera's, not ours.
+        drift = np.median(ratio[::8, ::8].reshape(-1, 3), axis=0)
+        channels = [c - float(d) for c, d in zip(cv2.split(ratio), drift, strict=True)]
+        brightness = (channels[0] + channels[1] + channels[2]) / 3.0
+        hue_shift = np.maximum(
+            np.maximum(cv2.absdiff(channels[0], brightness), cv2.absdiff(channels[1], brightness)),
+            cv2.absdiff(channels[2], brightness),
+        )
+        hue_changed = hue_shift > HUE_CHANGE
+        lighter = brightness > BRIGHTNESS_CHANGE
+        much_darker = brightness < SHADOW_DEPTH
+        strong = ((hue_changed | lighter | much_darker) * 255).astype(np.uint8)
+        strong = cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # A darkening that keeps the hue is a shadow, or a dark band of paint: it is kept
+        # only where it lies between parts of an object, as bands do and shadows rarely do.
+        darker = ((brightness < -BRIGHTNESS_CHANGE) * 255).astype(np.uint8)
+        bridged = cv2.morphologyEx(strong, cv2.MORPH_CLOSE, self._bridge)
+        paint = ((self._texture_kept(small) < TEXTURE_KEPT) * 255).astype(np.uint8)
+        mask = strong | (bridged & darker & paint)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        return _filled(np.asarray(mask, np.uint8))
+
+    def _texture_kept(self, small: Image) -> NDArray[np.float32]:
+        """Local correlation of the felt's fine texture with the empty tray's.
+
+        A shadow dims the felt but its texture stays where it was; paint hides it.
+        """
+        detail = _detail(small)
+        window = (TEXTURE_WINDOW, TEXTURE_WINDOW)
+        cross = cv2.boxFilter(detail * self._empty_detail, -1, window)
+        power = cv2.boxFilter(detail * detail, -1, window)
+        return np.asarray(cross / np.sqrt(power * self._empty_power + 1e-3), np.float32)
+
+    def foreground(self, frame: Image) -> Foreground:
+        mask = self.mask(frame)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        blobs = [self._blob(np.asarray(c, np.int32), mask.shape) for c in contours]
+        kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2)
+        return Foreground(mask, kept)
+
+    def _blob(self, contour: Contour, shape: tuple[int, ...]) -> Blob:
+        scale = self._px_per_mm
+        (_, _), (w, h), angle = cv2.minAreaRect(contour)
+        length, width = (w, h) if w >= h else (h, w)
+        if w < h:
+            angle += 90.0
+        area = cv2.contourArea(contour)
+        hull_area = cv2.contourArea(cv2.convexHull(contour))
+        x, y, bw, bh = cv2.boundingRect(contour)
+        height, width_px = shape[0], shape[1]
+        touches = x <= 1 or y <= 1 or x + bw >= width_px - 1 or y + bh >= height - 1
+        points = contour.reshape(-1, 2)
+        outside = float(self._outside_px[points[:, 1], points[:, 0]].max())
+        full = 1.0 / ANALYSIS_SCALE
+        return Blob(
+            contour=(contour * full).astype(np.int32),
+            box=Box(int(x * full), int(y * full), int((x + bw) * full), int((y + bh) * full)),
+            length_mm=length / scale,
+            width_mm=width / scale,
+            angle_deg=float(angle % 180.0),
+            area_mm2=area / scale**2,
+            solidity=area / hull_area if hull_area > 0 else 0.0,
+            touches_border=touches,
+            outside_mm=outside / scale,
+        )
+
+
+def _shrunk(image: Image) -> Image:
+    small = cv2.resize(
+        image, None, fx=ANALYSIS_SCALE, fy=ANALYSIS_SCALE, interpolation=cv2.INTER_AREA
+    )
+    return np.asarray(small, np.uint8)
+
+
+def _detail(small: Image) -> NDArray[np.float32]:
+    """The fine texture of a frame at analysis size: grey level minus its blur."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return np.asarray(grey - cv2.GaussianBlur(grey, (0, 0), 2.0), np.float32)
+
+
+def _filled(mask: Mask) -> Mask:
+    """The mask with its holes filled: a die's pips or a stick's bands may match the felt."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+    return filled

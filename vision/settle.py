@@ -1,0 +1,98 @@
+"""Settle detection on a small stream: empty, moving or still, and when to read.
+
+Each frame is shrunk to a few thousand pixels of grey; motion is the share of pixels that
+changed since the previous frame, presence the share that differs from the empty tray.
+A throw is read once the scene has been still for ``still_frames`` frames; the reader's
+answers on consecutive still frames must then agree (see ``Agreement``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.tray import Image
+
+SMALL_SIZE = (80, 60)
+PIXEL_CHANGE = 18  # grey levels
+MOVING_SHARE = 0.004  # share of changed pixels that means motion
+PRESENT_SHARE = 0.003  # share of pixels unlike the empty tray that means something is there
+
+
+class Scene(StrEnum):
+    EMPTY = "empty"
+    MOVING = "moving"
+    STILL = "still"
+
+
+def shrink(frame: Image) -> NDArray[np.uint8]:
+    """A frame made small and grey; a low-resolution stream can be passed as it is."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if grey.shape[1] != SMALL_SIZE[0]:
+        grey = cv2.resize(grey, SMALL_SIZE, interpolation=cv2.INTER_AREA)
+    return np.asarray(grey, np.uint8)
+
+
+@dataclass
+class SettleDetector:
+    """Feed it frames; it says what the scene is doing and when it has settled."""
+
+    empty: NDArray[np.uint8]
+    still_frames: int = 5
+    _previous: NDArray[np.uint8] | None = None
+    _still_run: int = 0
+    _fired: bool = False
+
+    @classmethod
+    def for_tray(cls, empty_frame: Image, still_frames: int = 5) -> SettleDetector:
+        return cls(shrink(empty_frame), still_frames)
+
+    def update(self, frame: Image) -> tuple[Scene, bool]:
+        """The scene's state, and True once per settled throw: the moment to read."""
+        small = shrink(frame)
+        moving = self._previous is not None and _share(small, self._previous) > MOVING_SHARE
+        self._previous = small
+        if moving:
+            self._still_run, self._fired = 0, False
+            return Scene.MOVING, False
+        if _share(small, self.empty) <= PRESENT_SHARE:
+            self._still_run, self._fired = 0, False
+            return Scene.EMPTY, False
+        self._still_run += 1
+        if self._still_run >= self.still_frames and not self._fired:
+            self._fired = True
+            return Scene.STILL, True
+        return Scene.STILL, False
+
+
+def _share(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> float:
+    return float(np.count_nonzero(cv2.absdiff(a, b) > PIXEL_CHANGE)) / a.size
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class Agreement(Generic[T]):
+    """The same answer on ``needed`` consecutive frames, or none."""
+
+    needed: int = 2
+    same: Callable[[T, T], bool] = lambda a, b: a == b
+    _last: T | None = None
+    _count: int = 0
+
+    def offer(self, answer: T) -> T | None:
+        if self._last is not None and self.same(self._last, answer):
+            self._count += 1
+        else:
+            self._last, self._count = answer, 1
+        return answer if self._count >= self.needed else None
+
+    def reset(self) -> None:
+        self._last, self._count = None, 0

@@ -1,0 +1,96 @@
+"""What a blob is, from its size and outline on the floor: an implement lying flat, one on
+its edge or cocked, several touching, a hand, or something else.
+
+Sizes are the implements' (sticks 120 x 16 x 6 mm, the yes/no stick 150 x 20 x 7 mm, d4
+edge 25-30 mm, d6 15-18 mm) plus what the camera adds: the sides of an implement away
+from the camera's axis, and a blur of a millimetre or two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import cv2
+import numpy as np
+
+from vision.observation import Kind
+from vision.segment import Blob
+
+STICK_LENGTH = (100.0, 142.0)
+STICK_FLAT_WIDTH = (14.5, 26.0)
+STICK_EDGE_WIDTH = 12.0  # narrower than this, a stick shows its edge
+YESNO_LENGTH = (142.0, 182.0)
+YESNO_FLAT_WIDTH = (17.5, 32.0)
+YESNO_EDGE_WIDTH = 14.5
+DIE_MAX_LENGTH = 46.0
+D6_SIDE = (13.0, 27.0)
+D6_SQUARENESS = 1.3  # long side / short side
+D6_FILL = 0.8  # area / bounding rotated rectangle
+D4_SIDE = (20.0, 44.0)
+D4_TRIANGLE_FILL = 0.82  # area / smallest enclosing triangle
+HAND_AREA = 5000.0  # mm²: more than any two implements side by side
+
+
+class Shape(StrEnum):
+    FLAT = "flat"
+    ON_EDGE = "on-edge"
+    COCKED = "cocked"
+    AMBIGUOUS = "ambiguous"
+    MERGED = "merged"
+    HAND = "hand"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeCall:
+    shape: Shape
+    kind: Kind | None = None
+
+
+def classify(blob: Blob) -> ShapeCall:
+    if blob.area_mm2 > HAND_AREA:
+        return ShapeCall(Shape.HAND if blob.touches_border else Shape.MERGED)
+    length, width = blob.length_mm, blob.width_mm
+    if STICK_LENGTH[0] <= length < STICK_LENGTH[1]:
+        return _long(Kind.STICK, width, STICK_FLAT_WIDTH, STICK_EDGE_WIDTH)
+    if YESNO_LENGTH[0] <= length < YESNO_LENGTH[1]:
+        return _long(Kind.YESNO, width, YESNO_FLAT_WIDTH, YESNO_EDGE_WIDTH)
+    if length > YESNO_LENGTH[1]:
+        return ShapeCall(Shape.MERGED)
+    if length <= DIE_MAX_LENGTH:
+        return _die(blob)
+    return ShapeCall(Shape.UNKNOWN)
+
+
+def _long(kind: Kind, width: float, flat: tuple[float, float], edge: float) -> ShapeCall:
+    if flat[0] <= width <= flat[1]:
+        return ShapeCall(Shape.FLAT, kind)
+    if width < edge:
+        return ShapeCall(Shape.ON_EDGE, kind)
+    if width > flat[1]:
+        return ShapeCall(Shape.MERGED, kind)
+    return ShapeCall(Shape.AMBIGUOUS, kind)
+
+
+def triangle_fill(blob: Blob) -> float:
+    area, _ = cv2.minEnclosingTriangle(blob.contour.astype(np.float32))
+    contour_area = cv2.contourArea(blob.contour)
+    return float(contour_area / area) if area > 0 else 0.0
+
+
+def _die(blob: Blob) -> ShapeCall:
+    length, width = blob.length_mm, blob.width_mm
+    rect_fill = blob.area_mm2 / (length * width) if length * width > 0 else 0.0
+    if (
+        D6_SIDE[0] <= width
+        and length <= D6_SIDE[1]
+        and length / width <= D6_SQUARENESS
+        and rect_fill >= D6_FILL
+    ):
+        return ShapeCall(Shape.FLAT, Kind.D6)
+    if D4_SIDE[0] <= length <= D4_SIDE[1] and triangle_fill(blob) >= D4_TRIANGLE_FILL:
+        return ShapeCall(Shape.FLAT, Kind.D4)
+    if width >= D6_SIDE[0]:
+        return ShapeCall(Shape.COCKED)
+    return ShapeCall(Shape.UNKNOWN)

@@ -1,0 +1,87 @@
+"""Frame sources behind one interface: a folder of images, an OpenCV capture (USB camera or
+video file), synthetic throws. The Pi camera's adapter lives in ``hardware.camera``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from vision.errors import CameraUnavailableError
+from vision.tray import Image, read_image
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
+
+
+class FrameSource(Protocol):
+    """Delivers full-size BGR frames; ``frames()`` ends when the source has no more."""
+
+    def frames(self) -> Iterator[Image]: ...
+
+    def close(self) -> None: ...
+
+
+class FolderSource:
+    """The images of a folder in name order, or a list of image files."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        if not paths:
+            raise CameraUnavailableError("no images to read")
+        self.paths = paths
+
+    @classmethod
+    def from_folder(cls, folder: Path) -> FolderSource:
+        paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not paths:
+            raise CameraUnavailableError(f"{folder}: no images in this folder")
+        return cls(paths)
+
+    def frames(self) -> Iterator[Image]:
+        for path in self.paths:
+            yield read_image(path)
+
+    def close(self) -> None:
+        return None
+
+
+class CaptureSource:
+    """An OpenCV capture: a USB camera by number or a video file by path."""
+
+    def __init__(self, device: int | str) -> None:
+        self._capture = cv2.VideoCapture(device)
+        if not self._capture.isOpened():
+            raise CameraUnavailableError(f"camera or video {device!r} cannot be opened")
+
+    def frames(self) -> Iterator[Image]:
+        while True:
+            ok, frame = self._capture.read()
+            if not ok:
+                return
+            yield np.asarray(frame, np.uint8)
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+def open_source(spec: str) -> FrameSource:
+    """``pi`` (the Pi camera), a camera number, a video file or a folder of images."""
+    if spec == "pi":
+        from hardware.camera import PiCameraSource
+
+        try:
+            return PiCameraSource()
+        except OSError as error:  # the adapter's CameraError: no picamera2, no camera
+            raise CameraUnavailableError(str(error)) from None
+    if spec.isdigit():
+        return CaptureSource(int(spec))
+    path = Path(spec)
+    if path.is_dir():
+        return FolderSource.from_folder(path)
+    if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:
+        return FolderSource([path])
+    if path.is_file():
+        return CaptureSource(str(path))
+    raise CameraUnavailableError(f"{spec}: no such camera, video file or folder")

@@ -1,0 +1,327 @@
+"""Synthetic throws for tests and dev mode: a tray seen from above, sticks with marked and
+plain faces, sticks on edge, the yes/no stick, d4s, pip d6s, hands, overlaps and objects
+cut by the picture's border, with labels in the development set's format.
+
+The pictures are simple on purpose (flat colours, soft shadows, noise); they test the
+pipeline's logic and its refusals, not its tolerance to real light.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.tray import Image
+
+SIZE = (1200, 900)
+PX_PER_MM = 2.48
+FLOOR_MM = (400, 300)
+FELTS = ((60, 120, 40), (150, 80, 40), (70, 70, 190), (140, 175, 190), (60, 60, 60))
+WOOD = (110, 170, 215)
+LOOKS = {  # marked face, band colour (None: plain colour), plain face
+    "decorated": ((215, 235, 240), (50, 80, 110), WOOD),
+    "white-black": ((245, 245, 245), None, (30, 30, 30)),
+}
+DIE_COLOURS = ((40, 40, 200), (235, 235, 235), (150, 60, 30), (30, 30, 30))
+PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],
+    5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+TROUBLES = ("on-edge", "off-tray", "hand", "touching", "cocked")
+
+
+@dataclass(frozen=True)
+class SyntheticScene:
+    frame: Image
+    empty: Image
+    label: dict[str, object]
+
+    @property
+    def objects(self) -> list[dict[str, Any]]:
+        objects = self.label["objects"]
+        assert isinstance(objects, list)
+        return objects
+
+
+class _Canvas:
+    def __init__(self, rng: Random) -> None:
+        self.rng = rng
+        self.felt = rng.choice(FELTS)
+        self.origin = (
+            (SIZE[0] - FLOOR_MM[0] * PX_PER_MM) / 2,
+            (SIZE[1] - FLOOR_MM[1] * PX_PER_MM) / 2,
+        )
+        self.image = self._empty_tray()
+        self.shadows = np.zeros(self.image.shape[:2], np.float32)
+
+    def px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        return (self.origin[0] + x_mm * PX_PER_MM, self.origin[1] + y_mm * PX_PER_MM)
+
+    def _empty_tray(self) -> Image:
+        image = np.full((SIZE[1], SIZE[0], 3), (150, 190, 210), np.uint8)
+        x0, y0 = self.px(-60, -60)
+        x1, y1 = self.px(FLOOR_MM[0] + 60, FLOOR_MM[1] + 60)
+        cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), WOOD, -1)
+        x0, y0 = self.px(-12, -12)
+        x1, y1 = self.px(FLOOR_MM[0] + 12, FLOOR_MM[1] + 12)
+        cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), (70, 110, 140), -1)
+        x0, y0 = self.px(0, 0)
+        x1, y1 = self.px(*FLOOR_MM)
+        cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), self.felt, -1)
+        texture = np.random.default_rng(self.rng.randrange(2**31)).normal(0, 4, image.shape)
+        return np.clip(image + texture, 0, 255).astype(np.uint8)
+
+    def rectangle(
+        self, centre: tuple[float, float], size_mm: tuple[float, float], angle: float
+    ) -> NDArray[np.int32]:
+        cx, cy = self.px(*centre)
+        box = cv2.boxPoints(((cx, cy), (size_mm[0] * PX_PER_MM, size_mm[1] * PX_PER_MM), angle))
+        return np.asarray(box, np.int32)
+
+    def shadow(self, polygon: NDArray[np.int32]) -> None:
+        cv2.fillPoly(self.shadows, [polygon + np.array([6, 8], np.int32)], 1.0)
+
+    def finish(self, empty: Image) -> tuple[Image, Image]:
+        soft = cv2.GaussianBlur(self.shadows, (0, 0), 4)
+        frame = self.image.astype(np.float32) * (1 - 0.35 * soft[..., None])
+        noise = np.random.default_rng(self.rng.randrange(2**31)).normal(0, 2, frame.shape)
+        return np.clip(frame + noise, 0, 255).astype(np.uint8), empty
+
+
+def _bbox(polygon: NDArray[np.int32]) -> list[int]:
+    x, y, w, h = cv2.boundingRect(polygon)
+    return [int(x), int(y), int(x + w), int(y + h)]
+
+
+def _stick(
+    canvas: _Canvas,
+    look: str,
+    place: tuple[float, float, float],
+    face: str,
+    size: tuple[float, float] = (120, 16),
+) -> list[int]:
+    marked, band, plain = LOOKS[look]
+    polygon = canvas.rectangle(place[:2], size, place[2])
+    canvas.shadow(polygon)
+    colour = marked if face == "M" else plain
+    if face == "edge":
+        polygon = canvas.rectangle(place[:2], (size[0], 6), place[2])
+        colour = WOOD
+    cv2.fillPoly(canvas.image, [polygon], colour)
+    if face == "M" and band is not None:
+        _bands(canvas, place, size, band)
+    return _bbox(polygon)
+
+
+def _bands(
+    canvas: _Canvas,
+    place: tuple[float, float, float],
+    size: tuple[float, float],
+    colour: tuple[int, int, int],
+) -> None:
+    angle = np.radians(place[2])
+    step = size[0] / 12
+    for k in range(1, 12, 2):
+        offset = -size[0] / 2 + (k + 0.5) * step
+        centre = (place[0] + offset * np.cos(angle), place[1] + offset * np.sin(angle))
+        cv2.fillPoly(
+            canvas.image, [canvas.rectangle(centre, (step, size[1] - 2), place[2])], colour
+        )
+
+
+def _yesno(canvas: _Canvas, place: tuple[float, float, float], face: str) -> list[int]:
+    size = (150.0, 20.0)
+    polygon = canvas.rectangle(place[:2], size, place[2])
+    canvas.shadow(polygon)
+    if face == "edge":
+        polygon = canvas.rectangle(place[:2], (size[0], 7), place[2])
+    cv2.fillPoly(canvas.image, [polygon], (40, 40, 190) if face == "M" else WOOD)
+    if face == "M":
+        centre = tuple(int(v) for v in canvas.px(*place[:2]))
+        cv2.circle(canvas.image, centre, int(6 * PX_PER_MM), (240, 240, 240), -1)
+    return _bbox(polygon)
+
+
+def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: bool) -> list[int]:
+    rng = canvas.rng
+    body = rng.choice(DIE_COLOURS)
+    pip = (240, 240, 240) if sum(body) < 400 else (25, 25, 25)
+    side = rng.uniform(15, 18)
+    size = (side * 1.6, side) if cocked else (side, side)
+    polygon = canvas.rectangle(place[:2], size, place[2])
+    canvas.shadow(polygon)
+    cv2.fillPoly(canvas.image, [polygon], body)
+    if cocked:
+        return _bbox(polygon)
+    angle = np.radians(place[2])
+    gap = side * 0.28
+    for u, v in PIPS[value]:
+        x = place[0] + gap * (u * np.cos(angle) - v * np.sin(angle))
+        y = place[1] + gap * (u * np.sin(angle) + v * np.cos(angle))
+        cx, cy = canvas.px(x, y)
+        cv2.circle(canvas.image, (int(cx), int(cy)), int(1.4 * PX_PER_MM), pip, -1)
+    return _bbox(polygon)
+
+
+def _d4(canvas: _Canvas, place: tuple[float, float, float], cocked: bool) -> list[int]:
+    edge = canvas.rng.uniform(25, 30)
+    angle = np.radians(place[2])
+    corners = 3 if not cocked else 4
+    radius = edge / np.sqrt(3) if not cocked else edge * 0.6
+    points = []
+    for k in range(corners):
+        a = angle + 2 * np.pi * k / corners
+        points.append(canvas.px(place[0] + radius * np.cos(a), place[1] + radius * np.sin(a)))
+    polygon = np.asarray(points, np.int32)
+    canvas.shadow(polygon)
+    cv2.fillPoly(canvas.image, [polygon], canvas.rng.choice(DIE_COLOURS))
+    return _bbox(polygon)
+
+
+def _hand(canvas: _Canvas) -> list[int]:
+    y = canvas.rng.uniform(100, 700)
+    polygon = np.array(
+        [[SIZE[0] + 10, y], [SIZE[0] + 10, y + 160], [650, y + 120], [640, y + 40]], np.int32
+    )
+    canvas.shadow(polygon)
+    cv2.fillPoly(canvas.image, [polygon], (120, 150, 200))
+    return _bbox(polygon)
+
+
+class _Placer:
+    """Random places on the floor, apart from one another unless told otherwise."""
+
+    def __init__(self, rng: Random) -> None:
+        self.rng = rng
+        self.taken: list[tuple[float, float, float]] = []
+
+    def place(self, reach_mm: float) -> tuple[float, float, float]:
+        for _ in range(200):
+            x = self.rng.uniform(reach_mm + 5, FLOOR_MM[0] - reach_mm - 5)
+            y = (
+                self.rng.uniform(reach_mm + 5, FLOOR_MM[1] - reach_mm - 5)
+                if reach_mm < 140
+                else self.rng.uniform(40, 260)
+            )
+            if all(np.hypot(x - a, y - b) > reach_mm + r + 8 for a, b, r in self.taken):
+                self.taken.append((x, y, reach_mm))
+                return x, y, self.rng.uniform(0, 180)
+        raise RuntimeError("no room left on the tray")  # pragma: no cover
+
+    def narrow(self, reach_mm: float) -> tuple[float, float, float]:
+        """Sticks and the yes/no stick need room only along their width when laid parallel."""
+        for _ in range(200):
+            x = self.rng.uniform(90, FLOOR_MM[0] - 90)
+            y = self.rng.uniform(30, FLOOR_MM[1] - 30)
+            if all(abs(y - b) > 32 or abs(x - a) > reach_mm + r + 8 for a, b, r in self.taken):
+                self.taken.append((x, y, reach_mm))
+                return x, y, self.rng.uniform(-12, 12)
+        raise RuntimeError("no room left on the tray")  # pragma: no cover
+
+
+def scene(seed: int, kit: str, trouble: str | None = None) -> SyntheticScene:
+    """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse."""
+    rng = Random(seed)
+    canvas = _Canvas(rng)
+    empty = canvas.image.copy()
+    placer = _Placer(rng)
+    look = rng.choice(list(LOOKS))
+    objects: list[dict[str, object]] = []
+    label: dict[str, object] = {"kit": kit, "design": look, "expect": "read"}
+    sticks = {"sticks4": 4, "sticks3": 3}.get(kit, 0)
+    for index in range(sticks):
+        face = rng.choice("MP")
+        if trouble == "on-edge" and index == 0:
+            face = "edge"
+        place = placer.narrow(60)
+        objects.append({"kind": "stick", "face": face, "bbox": _stick(canvas, look, place, face)})
+    if kit in ("ur", "ur-nostick"):
+        value = rng.randint(1, 4)
+        box = _d4(canvas, placer.place(20), trouble == "cocked")
+        objects.append({"kind": "d4", "value": value, "bbox": box})
+    if kit == "ur":
+        face = "edge" if trouble == "on-edge" else rng.choice("MP")
+        objects.append(
+            {"kind": "yesno", "face": face, "bbox": _yesno(canvas, placer.narrow(75), face)}
+        )
+    if kit == "modern":
+        for index in range(2):
+            value = rng.randint(1, 6)
+            cocked = trouble == "cocked" and index == 0
+            objects.append(
+                {"kind": "d6", "value": value, "bbox": _d6(canvas, placer.place(15), value, cocked)}
+            )
+    if trouble == "touching":
+        _touching(canvas, objects, look)
+    if trouble == "off-tray":
+        _cut_by_border(canvas, objects, look, kit)
+    if trouble == "hand":
+        _hand(canvas)
+    if trouble is not None:
+        label["expect"] = "refuse"
+        label["reasons"] = [trouble]
+    label["objects"] = objects
+    frame, empty = canvas.finish(empty)
+    return SyntheticScene(frame, empty, label)
+
+
+def _touching(canvas: _Canvas, objects: list[dict[str, object]], look: str) -> None:
+    """One more stick laid across the first implement: it hides part of it."""
+    first = objects[0]["bbox"]
+    assert isinstance(first, list)
+    centre_px = ((first[0] + first[2]) / 2, (first[1] + first[3]) / 2)
+    centre = (
+        (centre_px[0] - canvas.origin[0]) / PX_PER_MM,
+        (centre_px[1] - canvas.origin[1]) / PX_PER_MM,
+    )
+    box = _stick(canvas, look, (centre[0], centre[1], 90.0), "P")
+    objects.append({"kind": "stick", "face": "P", "bbox": box})
+
+
+def _cut_by_border(canvas: _Canvas, objects: list[dict[str, object]], look: str, kit: str) -> None:
+    """One implement, of the kit's kind, half out of the picture."""
+    x = -0.2 * PX_PER_MM - canvas.origin[0] / PX_PER_MM
+    place = (x, 150.0, 0.0)
+    if kit.startswith("sticks"):
+        box = _stick(canvas, look, place, "M")
+        objects.append({"kind": "stick", "face": "M", "bbox": box, "cut": True})
+    elif kit == "modern":
+        box = _d6(canvas, place, 3, False)
+        objects.append({"kind": "d6", "value": 3, "bbox": box, "cut": True})
+    else:
+        box = _d4(canvas, place, False)
+        objects.append({"kind": "d4", "value": 2, "bbox": box, "cut": True})
+
+
+def write_set(folder: Path, count: int, seed: int = 0, trouble_share: float = 0.3) -> Path:
+    """A labelled folder in the development set's format, for ``companion vision evaluate``."""
+    rng = Random(seed)
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    (folder / "trays").mkdir(parents=True, exist_ok=True)
+    lines = []
+    for index in range(count):
+        kit = rng.choice(("sticks4", "sticks3", "ur", "ur-nostick", "modern"))
+        trouble = rng.choice(TROUBLES) if rng.random() < trouble_share else None
+        if trouble == "cocked" and kit.startswith("sticks"):
+            trouble = "on-edge"
+        if trouble == "on-edge" and kit in ("modern", "ur-nostick"):
+            trouble = "cocked"
+        made = scene(rng.randrange(2**31), kit, trouble)
+        name = f"{index:05d}.png"
+        cv2.imwrite(str(folder / "images" / name), made.frame)
+        cv2.imwrite(str(folder / "trays" / name), made.empty)
+        record = {"image": f"images/{name}", "tray": f"trays/{name}", **made.label}
+        lines.append(json.dumps(record))
+    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder

@@ -1,0 +1,94 @@
+"""Tray calibration: where the felt floor is, the scale, and the empty tray to compare with.
+
+The camera looks straight down (tilt under a few degrees), so the floor is found as the
+region of the felt's colour around the image centre; its convex hull is the floor and its
+size gives the scale. The empty image itself is the background model.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import CalibrationError
+
+FLOOR_MM = (400.0, 300.0)  # inside of the tray, long side first
+ANALYSIS_SCALE = 0.5  # segmentation runs on a half-size frame
+_FIND_SCALE = 0.25
+
+Image = NDArray[np.uint8]
+Points = NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Tray:
+    """A calibrated tray: the empty image, the floor outline (full-frame pixels), the scale."""
+
+    empty: Image
+    floor: Points  # convex polygon, shape (N, 2)
+    px_per_mm: float
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return int(self.empty.shape[1]), int(self.empty.shape[0])
+
+    def save(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / "empty.png"), self.empty)
+        record = {"floor": self.floor.tolist(), "px_per_mm": self.px_per_mm}
+        (folder / "tray.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
+
+    @classmethod
+    def load(cls, folder: Path) -> Tray:
+        try:
+            record = json.loads((folder / "tray.json").read_text(encoding="utf-8"))
+            empty = read_image(folder / "empty.png")
+            return cls(empty, np.asarray(record["floor"], np.float32), float(record["px_per_mm"]))
+        except (OSError, KeyError, ValueError, TypeError) as error:
+            raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
+
+
+def read_image(path: Path) -> Image:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise CalibrationError(f"{path}: not an image that can be read")
+    return np.asarray(image, np.uint8)
+
+
+def calibrate(empty: Image) -> Tray:
+    """Locate the floor of the tray in an image of the empty tray."""
+    floor = _floor_outline(empty)
+    (_, _), (w, h), _ = cv2.minAreaRect(floor)
+    long_side, short_side = max(w, h), min(w, h)
+    # The wall's shade can hide one side of the felt; the larger ratio is the trusted one.
+    px_per_mm = max(long_side / FLOOR_MM[0], short_side / FLOOR_MM[1])
+    image_area = empty.shape[0] * empty.shape[1]
+    if cv2.contourArea(floor) < 0.2 * image_area or px_per_mm <= 0:
+        raise CalibrationError("the tray's floor was not found: is the whole tray in view?")
+    return Tray(empty, floor, float(px_per_mm))
+
+
+def _floor_outline(empty: Image) -> Points:
+    small = cv2.resize(empty, None, fx=_FIND_SCALE, fy=_FIND_SCALE, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    felt = np.median(lab[h // 3 : 2 * h // 3, w // 3 : 2 * w // 3].reshape(-1, 3), axis=0)
+    difference = lab - felt
+    # Lightness counts half: vignetting and the walls' shade darken the felt near the edges.
+    distance = np.sqrt(0.25 * difference[..., 0] ** 2 + (difference[..., 1:] ** 2).sum(axis=2))
+    scaled = np.clip(distance * 4, 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    _, labels = cv2.connectedComponents(mask)
+    centre_label = labels[h // 2, w // 2]
+    if centre_label == 0:
+        raise CalibrationError("the centre of the picture is not the tray's floor")
+    region = (labels == centre_label).astype(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    return np.asarray(hull.reshape(-1, 2), np.float32) / _FIND_SCALE
