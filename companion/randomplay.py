@@ -1,8 +1,8 @@
 """Random play, the same for every rule set: benchmarks, soak runs and demonstrations.
 
 A random player throws with the rule set's exact odds and picks a legal move at random.
-Where a rule set lets a player act instead of throwing (Ur: pay to enter a piece), the
-player does so at the given rate, so that every rule gets exercised.
+Where a rule set lets a player move a piece instead of throwing (Ur: pay to enter a piece),
+the player does so at the given rate, so that every rule gets exercised.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ def random_action(
 ) -> Action:
     """Play one random action, a throw or a move, with ``push_fast``; returns it."""
     if game.position.throw is None:
-        instead = game.legal_moves()
+        # Moves that replace the throw and move a piece (Ur's paid entry); never Mehen's
+        # 'end', which the players agree on and a random game has no reason to.
+        instead = [move for move in game.legal_moves() if move.moves_a_piece]
         if instead and rng.random() < instead_rate:
             move = rng.choice(instead)
             game.push_fast(move)

@@ -34,3 +34,10 @@ def test_the_same_seed_plays_the_same_game() -> None:
     first = random_game(games.get("senet-kendall"), random.Random(3))
     second = random_game(games.get("senet-kendall"), random.Random(3))
     assert first.history == second.history
+
+
+def test_random_players_never_agree_to_end_a_mehen_game() -> None:
+    rng = random.Random(5)
+    game = random_game(games.get("mehen").with_options({"length": "20"}), rng, max_actions=3000)
+    assert Move.parse("end") not in game.history
+    assert len(game.history) > 100
