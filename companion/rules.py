@@ -150,6 +150,43 @@ class Explanation:
         }
 
 
+TextPair = tuple[str, str]  # (French, English)
+
+
+def bilingual(
+    key: str,
+    rule_id: str,
+    basis: Basis,
+    citation: str,
+    short: TextPair,
+    long: TextPair,
+    *,
+    quote: str = "",
+    decision: str = "",
+    allowed: tuple[TextPair, TextPair] | None = None,
+    decision_from_id: bool = False,
+) -> Rule:
+    """A rule from (French, English) short and long texts, and others for allowing where
+    they differ. With ``decision_from_id`` a rule rests on the decision of its own id
+    (rule sets whose every id is a DECISIONS.md id); G ids are source rules taken for
+    granted."""
+    if decision_from_id and not decision and not rule_id.startswith("G"):
+        decision = rule_id
+    short_allowed, long_allowed = allowed or (("", ""), ("", ""))
+    return Rule(
+        key=key,
+        id=rule_id,
+        basis=basis,
+        citation=citation,
+        short={"fr": short[0], "en": short[1]},
+        long={"fr": long[0], "en": long[1]},
+        quote=quote,
+        decision=decision,
+        short_allowed={"fr": short_allowed[0], "en": short_allowed[1]} if allowed else {},
+        long_allowed={"fr": long_allowed[0], "en": long_allowed[1]} if allowed else {},
+    )
+
+
 class RuleBook(Mapping[str, Rule]):
     """The rules of one rule set, by key."""
 

@@ -7,8 +7,10 @@ rule the decisions take for granted. Each rule says whether it is the source tex
 
 from __future__ import annotations
 
+from functools import partial
+
 from companion.games.mehen import Mehen, MehenRules
-from companion.rules import Basis, Rule, RuleBook
+from companion.rules import Basis, Rule, RuleBook, bilingual
 from companion.throws import StickTable
 
 SOURCE, DECISION = Basis.SOURCE, Basis.DECISION
@@ -16,32 +18,7 @@ SEED = "seed 000"
 _Texts = tuple[str, str]  # (fr, en)
 
 
-def _rule(
-    key: str,
-    rule_id: str,
-    basis: Basis,
-    citation: str,
-    short: _Texts,
-    long: _Texts,
-    *,
-    quote: str = "",
-    allowed: tuple[_Texts, _Texts] | None = None,
-) -> Rule:
-    """A rule with (fr, en) short and long texts, and others for allowing where they differ.
-    Every Mehen rule rests on a decision of DECISIONS.md: its id."""
-    short_allowed, long_allowed = allowed or (("", ""), ("", ""))
-    return Rule(
-        key=key,
-        id=rule_id,
-        basis=basis,
-        citation=citation,
-        short={"fr": short[0], "en": short[1]},
-        long={"fr": long[0], "en": long[1]},
-        quote=quote,
-        decision="" if rule_id.startswith("G") else rule_id,
-        short_allowed={"fr": short_allowed[0], "en": short_allowed[1]} if allowed else {},
-        long_allowed={"fr": long_allowed[0], "en": long_allowed[1]} if allowed else {},
-    )
+_rule = partial(bilingual, decision_from_id=True)
 
 
 def _section(name: str) -> str:

@@ -8,8 +8,10 @@ GAMES rules" with the decision id, and the parts DECISIONS.md marks as ours are 
 
 from __future__ import annotations
 
+from functools import partial
+
 from companion.games.modern import DiceTable, Modern, ModernRules
-from companion.rules import Basis, Rule, RuleBook
+from companion.rules import Basis, Rule, RuleBook, bilingual
 
 SOURCE, DECISION = Basis.SOURCE, Basis.DECISION
 SEED = "seed 004"
@@ -17,32 +19,7 @@ LOGY = "LOGY GAMES rules"
 _TextPair = tuple[str, str]
 
 
-def _rule(
-    key: str,
-    rule_id: str,
-    basis: Basis,
-    citation: str,
-    short: _TextPair,
-    long: _TextPair,
-    *,
-    quote: str = "",
-    decision: str = "",
-    allowed: tuple[_TextPair, _TextPair] | None = None,
-) -> Rule:
-    """A rule with (fr, en) short and long texts, and others for allowing where they differ."""
-    short_allowed, long_allowed = allowed or (("", ""), ("", ""))
-    return Rule(
-        key=key,
-        id=rule_id,
-        basis=basis,
-        citation=citation,
-        short={"fr": short[0], "en": short[1]},
-        long={"fr": long[0], "en": long[1]},
-        quote=quote,
-        decision=decision or ("" if rule_id.startswith("G") else rule_id),
-        short_allowed={"fr": short_allowed[0], "en": short_allowed[1]} if allowed else {},
-        long_allowed={"fr": long_allowed[0], "en": long_allowed[1]} if allowed else {},
-    )
+_rule = partial(bilingual, decision_from_id=True)
 
 
 _MOVES = f"{SEED}, « Options de déplacement »"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.core import OFF
 from companion.games.senet import BLACK, WHITE, Senet, SenetRules
-from companion.rules import Basis, Rule, RuleBook
+from companion.rules import Basis, Rule, RuleBook, bilingual
 from companion.throws import StickTable
 
 SOURCE, DECISION = Basis.SOURCE, Basis.DECISION
@@ -17,32 +17,7 @@ MIGO = "Migo"
 KENDALL = "seed 003"
 
 
-def _rule(
-    key: str,
-    rule_id: str,
-    basis: Basis,
-    citation: str,
-    short: tuple[str, str],
-    long: tuple[str, str],
-    *,
-    quote: str = "",
-    decision: str = "",
-    allowed: tuple[tuple[str, str], tuple[str, str]] | None = None,
-) -> Rule:
-    """A rule with (fr, en) short and long texts, and others for allowing where they differ."""
-    short_allowed, long_allowed = allowed or (("", ""), ("", ""))
-    return Rule(
-        key=key,
-        id=rule_id,
-        basis=basis,
-        citation=citation,
-        short={"fr": short[0], "en": short[1]},
-        long={"fr": long[0], "en": long[1]},
-        quote=quote,
-        decision=decision,
-        short_allowed={"fr": short_allowed[0], "en": short_allowed[1]} if allowed else {},
-        long_allowed={"fr": long_allowed[0], "en": long_allowed[1]} if allowed else {},
-    )
+_rule = bilingual
 
 
 # Texts that read the same in both Senet rule sets; only the citations differ.
