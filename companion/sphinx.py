@@ -24,6 +24,8 @@ from companion.core import PASS, Move, RaceGame, RuleSet
 from companion.errors import TurnError
 from companion.games.mehen import Mehen
 from companion.games.mehen_position import TAIL, MehenPosition
+from companion.games.modern import Modern, ModernPosition
+from companion.games.royal import RoyalPosition, RoyalUr
 from companion.games.senet import Senet, SenetPosition
 from companion.games.ur import BORNE_OFF, Ur, UrPosition
 from companion.throws import Outcome, Throw
@@ -49,7 +51,7 @@ class LevelSettings:
 
 SETTINGS = {
     Level.EASY: LevelSettings(depth=1, seconds=0.0, blunder_rate=0.15),
-    Level.NORMAL: LevelSettings(depth=2, seconds=0.0, blunder_rate=0.0),
+    Level.NORMAL: LevelSettings(depth=2, seconds=0.1, blunder_rate=0.0),
     Level.STRONG: LevelSettings(depth=4, seconds=0.1, blunder_rate=0.0),
 }
 
@@ -317,10 +319,32 @@ def evaluate_mehen(game: RaceGame[Any], position: MehenPosition) -> Values:
     return tuple(scores)
 
 
+def evaluate_modern(game: RaceGame[Any], position: ModernPosition) -> Values:
+    """N8: points borne off count most; then each piece's way home, weighted by the points
+    it will bring (piece 5 is worth five times piece 1)."""
+    scores = []
+    for side in (0, 1):
+        home = sum(position.board[square] >> 1 for square in position.squares(side))
+        progress = sum(square * (position.board[square] >> 1) for square in position.squares(side))
+        scores.append(40.0 * sum(position.off[side]) + progress / 10 + home)
+    return tuple(scores)
+
+
+def evaluate_royal(game: RaceGame[Any], position: RoyalPosition) -> Values:
+    """Pieces borne off, then each piece's way along the track."""
+    scores = []
+    for side in (0, 1):
+        progress = sum(position.squares[side])
+        scores.append(20.0 * position.off[side] + progress)
+    return tuple(scores)
+
+
 EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {
     Senet: evaluate_senet,
     Ur: evaluate_ur,
     Mehen: evaluate_mehen,
+    Modern: evaluate_modern,
+    RoyalUr: evaluate_royal,
 }
 
 

@@ -77,3 +77,26 @@ def test_normal_beats_a_random_player() -> None:
             game.push_fast(move)
         wins += game.winner() == sphinx_side
     assert wins >= 12, f"the Sphinx won {wins} of {games_played}"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_the_sphinx_plays_every_rule_set_legally(name: str) -> None:
+    rules = games.get(name)
+    rng = random.Random(11)
+    game = rules.game()
+    sphinx = Sphinx(rules, level=Level.NORMAL, seed=2)
+    for _ in range(40):
+        if game.is_over():
+            break
+        if game.position.throw is None:
+            move, option = sphinx.before_throw(game)
+            assert option in game.throw_options(game.position)
+            if move is not None:
+                assert move in game.legal_moves()
+                game.push(move)
+                continue
+            game.throw(game.random_throw(rng))
+            continue
+        move = sphinx.choose(game)
+        assert move in game.legal_moves(), (move, game.fen())
+        game.push(move)
