@@ -15,7 +15,7 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from cases_reader import Case, check_case, cited_keys, miscited, read_cases, sections_lacking
+from cases_reader import Case, read_cases
 from test_ruledocs import DECISIONS, decision_ids
 
 from companion import games
@@ -27,8 +27,6 @@ from companion.play import run_session
 from companion.throws import StickTable, Throw
 
 NAME = "mehen"
-RULE_IDS = ("T1", "T2", "G1", *(f"M{n}" for n in range(1, 11)))
-EFFECTS_ONLY = ["T2"]  # rules that only say what a legal move does next
 CASES = read_cases(NAME)
 START_88 = "88 -/86/- r:6:wait:-,b:6:wait:- r - play"
 
@@ -40,25 +38,6 @@ def mehen() -> MehenRules:
 
 
 # ----- rule cases ----------------------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_case(case: Case) -> None:
-    check_case(case)
-
-
-def test_every_rule_key_has_a_case() -> None:
-    assert sorted(set(mehen().rules) - cited_keys(CASES)) == []
-
-
-def test_cases_cite_the_rule_books_ids() -> None:
-    assert miscited(CASES, mehen().rules) == []
-
-
-def test_every_rule_id_has_allowed_and_refused_cases() -> None:
-    book_ids = {rule.id for rule in mehen().rules.values()}
-    assert sorted(book_ids) == sorted(RULE_IDS)
-    assert sections_lacking(CASES, RULE_IDS, EFFECTS_ONLY) == []
-
-
 def test_every_decision_id_has_rules_on_the_page() -> None:
     ids = decision_ids(NAME) if DECISIONS.is_file() else []
     expected = [f"M{n}" for n in range(1, 11)]

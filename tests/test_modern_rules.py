@@ -12,7 +12,6 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from cases_reader import Case, check_case, cited_keys, miscited, read_cases, sections_lacking
 from test_ruledocs import DECISIONS, decision_ids, page
 
 from companion import games
@@ -23,9 +22,6 @@ from companion.rules import Basis, Ruling
 from companion.throws import Throw
 
 NAME = "senet-modern"
-RULE_IDS = ("G1", "T2", *(f"N{n}" for n in range(1, 9)))
-EFFECTS_ONLY = ["T2"]  # the hand passes after every turn: no move is refused by it
-CASES = read_cases(NAME)
 
 # Positions of the case file (see the comments there).
 MIDGAME = "..W5....B3../.W4.B1.....W2/.B5........ w - off:W1B4 out:W3B2 play"
@@ -48,25 +44,6 @@ def game(position: str | None = None, throw: str | None = None) -> Modern:
 
 
 # ----- the case file ----------------------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_case(case: Case) -> None:
-    check_case(case)
-
-
-def test_every_rule_key_has_a_case() -> None:
-    assert sorted(set(rules().rules) - cited_keys(CASES)) == []
-
-
-def test_cases_cite_the_rule_books_ids() -> None:
-    assert miscited(CASES, rules().rules) == []
-
-
-def test_every_rule_id_has_allowed_and_refused_cases() -> None:
-    book_ids = {rule.id for rule in rules().rules.values()}
-    assert sorted(book_ids - set(RULE_IDS)) == [], "a rule id of the book has no entry here"
-    assert sections_lacking(CASES, RULE_IDS, EFFECTS_ONLY) == []
-
-
 def test_every_decision_id_is_on_the_rule_page() -> None:
     expected = [f"N{n}" for n in range(1, 9)]
     if DECISIONS.is_file():

@@ -1,12 +1,7 @@
-"""ur-finkel and ur-masters against their rules: the cases of tests/cases/NAME.txt, the throw
-table, the board's cells, the notation, turns played through throw() and push(), and the
-command line.
-
-Every rule id (R1-R10, T1) has a section of cases with a case the rules allow and one they
-refuse (rules that only say what a legal move does are listed in EFFECTS_ONLY); every key of
-a rule book is named by a case, except the R7 rule that the rule set's own safe_rosettes
-leaves unused. Expected values come from DECISIONS.md ("Beyond the sources", U1) and
-royalur 0.0.6's settings, written out here, not read from the engine.
+"""ur-finkel and ur-masters against their rules: the throw table, the board's cells, the
+notation, turns played through throw() and push(), and the command line (their case files
+are checked by tests/test_rule_cases.py). Expected values come from DECISIONS.md ("Beyond
+the sources", U1) and royalur 0.0.6's settings, written out here, not read from the engine.
 """
 
 from __future__ import annotations
@@ -18,7 +13,6 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from cases_reader import Case, check_case, cited_keys, miscited, read_cases, sections_lacking
 from ur_geometry import PATHS, ROSETTES
 
 from companion import games
@@ -29,10 +23,6 @@ from companion.games.royal import BLACK, WHITE, RoyalUr, RoyalUrRules
 from companion.throws import Throw
 
 NAMES = ("ur-finkel", "ur-masters")
-RULE_IDS = ("T1", *(f"R{n}" for n in range(1, 11)))
-EFFECTS_ONLY = {"ur-finkel": ["R6", "R8"], "ur-masters": ["R6", "R8"]}
-UNUSED_KEY = {"ur-finkel": "rosette-capture", "ur-masters": "rosette-safe"}
-CASES = [case for name in NAMES for case in read_cases(name)]
 
 
 def rules_of(name: str) -> RoyalUrRules:
@@ -48,29 +38,6 @@ def game_of(name: str, position: str | None = None) -> RoyalUr:
 
 
 # ----- the cases ----------------------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_case(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_every_rule_key_has_a_case(name: str) -> None:
-    book = rules_of(name).rules
-    assert sorted(set(book) - cited_keys(read_cases(name))) == [UNUSED_KEY[name]]
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_cases_cite_the_rule_books_ids(name: str) -> None:
-    assert miscited(read_cases(name), rules_of(name).rules) == []
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_every_rule_id_has_allowed_and_refused_cases(name: str) -> None:
-    book_ids = {rule.id for rule in rules_of(name).rules.values()}
-    assert book_ids == set(RULE_IDS)
-    assert sections_lacking(read_cases(name), RULE_IDS, EFFECTS_ONLY[name]) == []
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_every_rule_is_ours_and_cites_the_decision_and_royalur(name: str) -> None:
     for rule in rules_of(name).rules.values():

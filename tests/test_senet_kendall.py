@@ -1,5 +1,5 @@
 """senet-kendall: turns played through throw() and push().
-The rule cases and throw tables are in test_rule_books.py.
+The rule cases are in test_rule_cases.py, the throw tables in test_senet_throws.py.
 """
 
 from __future__ import annotations

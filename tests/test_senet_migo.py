@@ -1,5 +1,5 @@
 """senet-migo: turns played through throw() and push(), the 5-piece option, the case format.
-The rule cases and throw tables are in test_rule_books.py.
+The rule cases are in test_rule_cases.py, the throw tables in test_senet_throws.py.
 """
 
 from __future__ import annotations

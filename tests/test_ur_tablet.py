@@ -14,7 +14,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from cases_reader import Case, check_case, cited_keys, miscited, read_cases, sections_lacking
 
 from companion import games
 from companion.cli import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_OK, main
@@ -27,9 +26,6 @@ from companion.throws import Throw
 NAME = "ur-tablet"
 EMPTY = "1@-,2@-,3@-,4@-,5@-"
 START = f"ur {EMPTY} {EMPTY} 15/15/20 w - -"
-RULE_IDS = ("T1", "T2", "G1", *(f"U{n}" for n in range(1, 12)))
-EFFECTS_ONLY = ["T2"]  # the hand passing after a move: no move is refused by it
-CASES = read_cases(NAME)
 
 
 def ur_rules() -> UrRules:
@@ -45,26 +41,6 @@ def ur_game(position: str | None = None) -> Ur:
 
 
 # ----- the rule cases ---------------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_case(case: Case) -> None:
-    check_case(case)
-
-
-def test_every_rule_key_has_a_case() -> None:
-    assert sorted(set(ur_rules().rules) - cited_keys(CASES)) == []
-
-
-def test_cases_cite_the_rule_books_ids() -> None:
-    assert miscited(CASES, ur_rules().rules) == []
-
-
-def test_every_rule_id_has_allowed_and_refused_cases() -> None:
-    book_ids = {rule.id for rule in ur_rules().rules.values()}
-    assert sorted(book_ids - set(RULE_IDS)) == [], "a rule id of the book has no entry here"
-    assert sorted(set(RULE_IDS) - book_ids) == [], "a rule id of DECISIONS.md has no rule"
-    assert sections_lacking(CASES, RULE_IDS, EFFECTS_ONLY) == []
-
-
 def test_rules_that_rest_on_our_readings_say_so() -> None:
     """U1, U8's payment, U9's debts and U11's settlement are marked (ours) in DECISIONS.md."""
     book = ur_rules().rules

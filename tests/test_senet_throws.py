@@ -1,9 +1,6 @@
-"""Every Senet rule set against its rules: the cases of tests/cases/NAME.txt, and the throws.
-
-Every rule id of DECISIONS.md (T1, T2, and S1-S11 or K1-K8) and the general rules G1-G2 has
-a section of cases there, with a case the rules allow and one they refuse; every key of a
-rule book is named by at least one case. Expected results come from the source texts and
-DECISIONS.md; the tables below are written from them, not read from the engine.
+"""The throws of both Senet rule sets (their case files are checked by
+tests/test_rule_cases.py). Expected results come from the source texts and DECISIONS.md;
+the tables below are written from them, not read from the engine.
 """
 
 from __future__ import annotations
@@ -13,7 +10,6 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from cases_reader import Case, check_case, cited_keys, miscited, read_cases, sections_lacking
 
 from companion import games
 from companion.errors import NotationError
@@ -23,7 +19,6 @@ from companion.throws import StickTable, Throw
 @dataclass(frozen=True)
 class Expected:
     name: str
-    rule_ids: tuple[str, ...]  # DECISIONS.md ids, T1-T2, and G1-G2 (one piece per move, square)
     scores: tuple[int, ...]  # score for 0, 1, 2, 3, 4 marked faces up
     extra: frozenset[int]  # scores after which the same player throws again
 
@@ -37,50 +32,20 @@ def _sticks(name: str) -> StickTable:
     return table
 
 
-TURNS = ("T1", "T2", "G1", "G2")
 EXPECTED = [
     # S2: "count marked faces up: 1-4 move 1-4; none marked moves 5. Extra throw on 1, 4, 5."
     Expected(
         "senet-migo",
-        (*TURNS, *(f"S{n}" for n in range(1, 12))),
         (5, 1, 2, 3, 4),
         frozenset({1, 4, 5}),
     ),
     # K1: "count white faces: 1-4 move 1-4; all black moves 6. Extra throw on 1, 4, 6."
     Expected(
         "senet-kendall",
-        (*TURNS, *(f"K{n}" for n in range(1, 9))),
         (6, 1, 2, 3, 4),
         frozenset({1, 4, 6}),
     ),
 ]
-# Rules that only say what a legal move does next: no move is ever refused by them.
-EFFECTS_ONLY = ["T2"]
-CASES = [case for expected in EXPECTED for case in read_cases(expected.name)]
-
-
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_case(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("expected", EXPECTED, ids=str)
-def test_every_rule_key_has_a_case(expected: Expected) -> None:
-    book = games.get(expected.name).rules
-    assert sorted(set(book) - cited_keys(read_cases(expected.name))) == []
-
-
-@pytest.mark.parametrize("expected", EXPECTED, ids=str)
-def test_cases_cite_the_rule_books_ids(expected: Expected) -> None:
-    assert miscited(read_cases(expected.name), games.get(expected.name).rules) == []
-
-
-@pytest.mark.parametrize("expected", EXPECTED, ids=str)
-def test_every_rule_id_has_allowed_and_refused_cases(expected: Expected) -> None:
-    book_ids = {rule.id for rule in games.get(expected.name).rules.values()}
-    ids = list(expected.rule_ids)
-    assert sorted(book_ids - set(ids)) == [], "a rule id of the book has no entry here"
-    assert sections_lacking(read_cases(expected.name), ids, EFFECTS_ONLY) == []
 
 
 @pytest.mark.parametrize("expected", EXPECTED, ids=str)
