@@ -65,24 +65,14 @@ def _parser() -> argparse.ArgumentParser:
     throw.set_defaults(handler=_throw)
 
     moves = commands.add_parser("moves", help="the legal moves for a throw")
-    moves.add_argument("game", metavar="GAME")
-    moves.add_argument(
-        "throw",
-        metavar="THROW",
-        help="what the implements show, or a score; '-': moves made instead of a throw",
-    )
+    _add_game_and_throw(moves)
     moves.add_argument("--position", metavar="P", help="position in notation (default: start)")
     _add_output_options(moves)
     _add_rule_options(moves)
     moves.set_defaults(handler=_moves)
 
     check = commands.add_parser("check", help="is this move legal? which rule decides?")
-    check.add_argument("game", metavar="GAME")
-    check.add_argument(
-        "throw",
-        metavar="THROW",
-        help="what the implements show, or a score; '-': moves made instead of a throw",
-    )
+    _add_game_and_throw(check)
     check.add_argument("move", metavar="MOVE", help="e.g. 14-18, 26-off, pass")
     check.add_argument("--position", metavar="P", required=True, help="position in notation")
     _add_output_options(check)
@@ -127,6 +117,15 @@ def _parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=_run)
     add_vision_commands(commands)
     return parser
+
+
+def _add_game_and_throw(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME", help="rule set, see 'companion games'")
+    parser.add_argument(
+        "throw",
+        metavar="THROW",
+        help="what the implements show, or a score; '-': moves made instead of a throw",
+    )
 
 
 def _add_output_options(parser: argparse.ArgumentParser) -> None:

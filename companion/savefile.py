@@ -24,10 +24,15 @@ from companion.throws import Throw
 FORMAT = 1
 
 
+def data_dir() -> Path:
+    """The companion's folder for saved games and logs on a development machine."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "companion"
+
+
 def default_path(game_name: str) -> Path:
     """Where a game of this rule set is saved on a development machine."""
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "companion" / f"{game_name}.json"
+    return data_dir() / f"{game_name}.json"
 
 
 def save(game: RaceGame[Any], path: Path, start: str) -> None:

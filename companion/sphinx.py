@@ -92,11 +92,16 @@ class Sphinx:
         self._deadline = 0.0
 
     def choose(self, game: RaceGame[Any]) -> Move:
-        """The move to play with the pending throw (or, with none, a move instead of
-        throwing when the rules offer one and it is better; else raises TurnError)."""
+        """The move to play with the pending throw; with none, the move to make instead of
+        throwing when the rules offer one that beats throwing (else TurnError: throw)."""
+        if game.position.throw is None and not game.is_over():
+            instead, _ = self.before_throw(game)
+            if instead is None:
+                raise TurnError(f"the Sphinx would throw: throw first ({game.fen()})")
+            return instead
         legal = game.legal_moves()
         if not legal:
-            raise TurnError(f"the Sphinx has no move to choose: throw first ({game.fen()})")
+            raise TurnError(f"the game is over: the Sphinx has no move to choose ({game.fen()})")
         if len(legal) == 1:
             return legal[0]
         if self.rng.random() < self.settings.blunder_rate:
@@ -131,7 +136,7 @@ class Sphinx:
     def hints(self, game: RaceGame[Any]) -> list[Hint]:
         """Every legal move with its expected value for the player to move, best first."""
         position = game.position
-        legal = game.legal_moves()
+        legal = game.legal_moves() if position.throw is not None else _instead_moves(game)
         self._deadline = 0.0  # the first depth always completes
         ranked = self._ranked(position, legal, 1)
         if self.settings.seconds:
@@ -240,7 +245,7 @@ class Sphinx:
     def _result(self, position: Any) -> Values:
         scratch = self._scratch
         winner = scratch.winner_of(position)
-        players = len(self.evaluator(scratch, position))
+        players: int = getattr(position, "players", self.rules.players)  # Mehen's own count
         if winner is None:  # a draw
             return (0.0,) * players
         return tuple(WIN if player == winner else -WIN for player in range(players))

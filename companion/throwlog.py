@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import SaveFileError
+from companion.savefile import data_dir
 from companion.throws import Throw
 
 
 def default_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "companion" / "throws.jsonl"
+    return data_dir() / "throws.jsonl"
 
 
 def record(path: Path, game: str, throw: Throw, *, source: str) -> None:

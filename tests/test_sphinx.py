@@ -100,3 +100,27 @@ def test_the_sphinx_plays_every_rule_set_legally(name: str) -> None:
         move = sphinx.choose(game)
         assert move in game.legal_moves(), (move, game.fen())
         game.push(move)
+
+
+def test_before_a_throw_the_sphinx_pays_to_enter_only_when_it_beats_throwing() -> None:
+    rules = games.get("ur-tablet")
+    game = rules.game()  # the start: paying 2 tokens enters piece 1 at once
+    sphinx = Sphinx(rules, level=Level.NORMAL, seed=1)
+    instead, option = sphinx.before_throw(game)
+    assert option in game.throw_options(game.position)
+    if instead is None:
+        with pytest.raises(TurnError, match="throw first"):
+            sphinx.choose(game)
+    else:
+        assert sphinx.choose(game) == instead
+        assert instead in game.legal_moves()
+
+
+def test_the_sphinx_never_proposes_to_end_a_mehen_game() -> None:
+    rules = games.get("mehen")
+    game = rules.game()
+    assert Move.parse("end") in game.legal_moves()  # the players may agree to end
+    sphinx = Sphinx(rules, level=Level.NORMAL, seed=1)
+    assert sphinx.hints(game) == []
+    with pytest.raises(TurnError, match="throw first"):
+        sphinx.choose(game)

@@ -54,6 +54,8 @@ class Tray:
 
 
 def read_image(path: Path) -> Image:
+    if not path.is_file():  # before OpenCV, which would also print a warning of its own
+        raise CalibrationError(f"{path}: no such image file")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise CalibrationError(f"{path}: not an image that can be read")

@@ -24,6 +24,7 @@ from companion.device.app import App, DeviceInfo
 from companion.device.events import Effect, Stop
 from companion.device.loop import EventLoop, contrast_effect
 from companion.device.state import Settings, StateStore
+from companion.savefile import data_dir
 from hardware.display import DRIVERS, ImageFiles, TerminalDisplay, open_oled
 
 KEYS: dict[str, tuple[str, bool]] = {
@@ -194,8 +195,7 @@ def _watchdog_heartbeat() -> Callable[[], bool]:
 
 
 def _development_state_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "companion" / "device"
+    return data_dir() / "device"
 
 
 def _version() -> str:

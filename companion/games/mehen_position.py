@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.notation import squares_holding
+
 # Seats in seating order: the colour each takes, its letter in the notation (upper case
 # for its predator), and its names.
 LETTERS = "rbgywk"
@@ -78,7 +80,7 @@ class MehenPosition:
         derived = self._derived()
         squares = derived.get(LETTERS[seat])
         if squares is None:
-            squares = derived[LETTERS[seat]] = _find_all(self.board, LETTERS[seat])
+            squares = derived[LETTERS[seat]] = squares_holding(self.board, LETTERS[seat])
         assert isinstance(squares, tuple)
         return squares
 
@@ -118,15 +120,6 @@ class MehenPosition:
 
 _DERIVED = "derived_"
 _FINISHED = "finished"
-
-
-def _find_all(board: str, piece: str) -> tuple[int, ...]:
-    squares = []
-    index = board.find(piece)
-    while index >= 0:
-        squares.append(index + 1)
-        index = board.find(piece, index + 1)
-    return tuple(squares)
 
 
 def next_seat(position: MehenPosition, start: int) -> tuple[int, list[int]]:

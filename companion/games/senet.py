@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from companion.core import IN, OFF, START, Move, RaceGame, RuleSet, Tier
 from companion.errors import NotationError
-from companion.notation import is_number
+from companion.notation import is_number, squares_holding
 from companion.rules import Ruling, Verdict
 from companion.throws import StickTable, Throw
 
@@ -65,7 +65,7 @@ class SenetPosition:
         cache = self.__dict__
         squares: tuple[tuple[int, ...], tuple[int, ...]] | None = cache.get("squares_")
         if squares is None:
-            squares = (_find_all(self.board, "W"), _find_all(self.board, "B"))
+            squares = (squares_holding(self.board, "W"), squares_holding(self.board, "B"))
             cache["squares_"] = squares
         return squares
 
@@ -78,15 +78,6 @@ class SenetPosition:
             walls = (_runs(self.board, "W", length), _runs(self.board, "B", length))
             cache[key] = walls
         return walls
-
-
-def _find_all(board: str, piece: str) -> tuple[int, ...]:
-    squares = []
-    index = board.find(piece)
-    while index >= 0:
-        squares.append(index + 1)
-        index = board.find(piece, index + 1)
-    return tuple(squares)
 
 
 _NO_SQUARES: frozenset[int] = frozenset()
