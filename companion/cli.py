@@ -84,6 +84,17 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--save", metavar="FILE", help="save file (default: per rule set)")
     play.add_argument("--lang", choices=("fr", "en"), default="en")
     play.add_argument("--seed", type=int, help="seed for random throws")
+    play.add_argument(
+        "--sphinx",
+        type=int,
+        action="append",
+        default=[],
+        metavar="SIDE",
+        help="the companion plays this side (1, 2, ...; repeatable for a Mehen table)",
+    )
+    play.add_argument(
+        "--level", choices=("easy", "normal", "strong"), default="normal", help="the Sphinx's level"
+    )
     _add_rule_options(play)
     play.set_defaults(handler=_play)
 
@@ -273,7 +284,15 @@ def _check(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     rules = _rules(args.game, args.option)
-    return run_session(rules, new=args.new, save=args.save, lang=args.lang, seed=args.seed)
+    return run_session(
+        rules,
+        new=args.new,
+        save=args.save,
+        lang=args.lang,
+        seed=args.seed,
+        sphinx=args.sphinx,
+        level=args.level,
+    )
 
 
 def _stats(args: argparse.Namespace) -> int:

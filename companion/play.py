@@ -8,9 +8,10 @@ move is not allowed. The game is saved after every action and resumed next time.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import games, savefile, throwlog
 from companion.core import PASS, Move, RaceGame, RuleSet
@@ -18,6 +19,9 @@ from companion.errors import CompanionError, NotationError, SaveFileError
 from companion.notation import is_number
 from companion.rules import Ruling
 from companion.throws import Throw
+
+if TYPE_CHECKING:
+    from companion.sphinx import Sphinx
 
 AnyGame = RaceGame[Any]
 
@@ -29,6 +33,7 @@ Commands:
   end             (Mehen, before a throw) the players agree to end the game
   why 14-18       may this move be played with the throw? which rule decides?
   hint            what would the Sphinx play? the best moves and what they are worth
+  (Enter)         on the Sphinx's turn: you made its move on the board
   undo            take back the last throw or move
   board           show the board        position   show the position notation
   new             start a new game      quit       leave (the game is saved)"""
@@ -48,8 +53,11 @@ class Session:
         ask: Callable[[str], str],
         say: Callable[[str], None],
         throw_log: Path | None = None,
+        sphinx: SphinxSeats | None = None,
     ) -> None:
         self.game = game
+        self.sphinx = sphinx  # the sides the companion plays, if any
+        self._plan: tuple[str, Move | None] | None = None  # the Sphinx's decision, by position
         self.throw_log = throw_log  # typed throws are appended here, for 'companion stats'
         self.rules = game.rules  # sets up new games (may carry options the save lacks)
         self.start = start
@@ -65,12 +73,16 @@ class Session:
         while True:
             if self.game.is_over():
                 self.say(f"Game over: {self.game.result_text()}. Type 'undo', 'new' or 'quit'.")
-            prompt = self._prompt()
+            planned = self._sphinx_plan()
+            prompt = self._prompt(planned)
             try:
                 line = self.ask(prompt).strip()
             except EOFError:
                 self.say("")
                 return 0
+            if planned is not None and line in ("", "ok", "done"):
+                self._play_planned(planned)
+                continue
             if not line:
                 continue
             if line in ("quit", "q", "exit"):
@@ -210,14 +222,75 @@ class Session:
         effects: tuple[Ruling, ...] = self.game.explain(move).rulings
         return "; ".join(r.short(self.lang) for r in effects if r.rule.key not in _QUIET_KEYS)
 
-    def _prompt(self) -> str:
+    def _prompt(self, planned: Move | None = None) -> str:
         who = self.game.turn_label(self.lang)
+        if self._sphinx_to_play():
+            who += ", Sphinx"
+        if planned is not None:
+            return f"[{who}] Enter once {planned} is made> "
         if self.game.position.throw is None:
             return f"[{who}] throw> "
         return f"[{who}, {self.game.position.throw}] move> "
 
+    # ----- the Sphinx's turns -----------------------------------------------------------
+    def _sphinx_to_play(self) -> bool:
+        return (
+            self.sphinx is not None
+            and not self.game.is_over()
+            and self.game.position.turn in self.sphinx.sides
+        )
+
+    def _sphinx_plan(self) -> Move | None:
+        """On the Sphinx's turn: the move it asks the players to make for it (said once
+        per position), or None when it waits for its throw."""
+        if self.sphinx is None or not self._sphinx_to_play():
+            return None
+        fen = self.game.fen()
+        if self._plan is None or self._plan[0] != fen:
+            self._plan = (fen, self._sphinx_decides(self.sphinx.player))
+        return self._plan[1]
+
+    def _sphinx_decides(self, player: Sphinx) -> Move | None:
+        game = self.game
+        if game.position.throw is None:
+            instead, option = player.before_throw(game)
+            if instead is None:
+                self._ask_for_the_sphinx_throw(option)
+                return None
+            self.say(
+                f"  The Sphinx plays {instead} instead of throwing. {self._what_it_does(instead)}"
+            )
+            return instead
+        move = player.choose(game)
+        if move == PASS:
+            self.say("  The Sphinx cannot move: press Enter to pass the hand.")
+        else:
+            does = self._what_it_does(move)
+            self.say(
+                f"  The Sphinx plays {move}{': ' + does if does else ''}. Make it on the board."
+            )
+        return move
+
+    def _ask_for_the_sphinx_throw(self, option: str) -> None:
+        if len(self.game.throw_options(self.game.position)) > 1:
+            self.say(f"  Throw for the Sphinx ({option}) and type what you see.")
+        else:
+            self.say("  Throw for the Sphinx and type what you see.")
+
+    def _play_planned(self, move: Move) -> None:
+        self._plan = None
+        self.move(str(move))
+
 
 HINTS_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class SphinxSeats:
+    """The sides the companion plays (turn numbers, from 0) and the player it uses."""
+
+    sides: frozenset[int]
+    player: Sphinx
 
 
 def throw_label(throw: Throw) -> str:
@@ -241,13 +314,17 @@ def run_session(
     seed: int | None = None,
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
+    sphinx: Sequence[int] = (),
+    level: str = "normal",
 ) -> int:
     """Start or resume a game and play it until the players quit.
 
     ``game`` is a rule set or its name; a rule set with options (``players=4``) sets up
-    new games, and a saved game resumes as saved.
+    new games, and a saved game resumes as saved. ``sphinx`` lists the sides (from 1)
+    the companion plays, at ``level``.
     """
     rules = games.get(game) if isinstance(game, str) else game
+    seats = sphinx_seats(rules, sphinx, level, seed) if sphinx else None
     path = Path(save) if save else savefile.default_path(rules.name)
     started, start = _start_or_resume(rules, path, new, say)
     session = Session(
@@ -259,9 +336,27 @@ def run_session(
         ask=ask,
         say=say,
         throw_log=path.parent / throwlog.default_path().name,  # beside the save
+        sphinx=seats,
     )
     session.rules = rules
     return session.run()
+
+
+def sphinx_seats(rules: RuleSet, sides: Sequence[int], level: str, seed: int | None) -> SphinxSeats:
+    """The Sphinx for ``sides`` (numbered from 1, as the players count them)."""
+    from companion.sphinx import Level, Sphinx
+
+    players = rules.players
+    wrong = [side for side in sides if not 1 <= side <= players]
+    if wrong:
+        raise NotationError(f"--sphinx {wrong[0]}: {rules.name} has sides 1 to {players}")
+    levels = [member.value for member in Level]
+    if level not in levels:
+        raise NotationError(f"level {level!r}: choose one of {', '.join(levels)}")
+    if len(set(sides)) == players:
+        raise NotationError("the Sphinx cannot play every side: leave one to the people")
+    player = Sphinx(rules, level=Level(level), seed=seed)
+    return SphinxSeats(frozenset(side - 1 for side in sides), player)
 
 
 def _start_or_resume(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion import games, savefile
-from companion.errors import SaveFileError
+from companion.errors import NotationError, SaveFileError
 from companion.play import run_session
 
 
@@ -132,3 +132,61 @@ def test_hint_names_the_best_moves_with_their_value(tmp_path: Path) -> None:
     assert "throw first" in table.text
     hints = [line for line in table.said if "expected" in line]
     assert 1 <= len(hints) <= 3
+
+
+def sphinx_game(
+    path: Path, lines: list[str], *, game: str = "senet-kendall", sides: tuple[int, ...] = (2,)
+) -> Table:
+    table = Table(lines)
+    status = run_session(
+        game, save=str(path), ask=table.ask, say=table.say, sphinx=sides, seed=1, level="easy"
+    )
+    assert status == 0
+    return table
+
+
+def test_the_sphinx_names_its_move_and_plays_it_once_the_people_made_it(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    # Kendall's opening: player 1 throws a 1 and takes black (K3), so the Sphinx (side 2)
+    # is black and throws again; its 2 has two moves, it names one; Enter confirms.
+    table = sphinx_game(path, ["PMPP", "1", "MMPP", "board", ""])
+    named = [line for line in table.said if line.strip().startswith("The Sphinx plays")]
+    assert len(named) == 1  # said once, though 'board' was typed before Enter
+    move = named[0].split()[3].rstrip(".:")
+    assert move in ("8-10", "11-13")  # the two moves a 2 allows black there
+    saved = json.loads(path.read_text())
+    assert saved["actions"][-1] == f"move {move}"
+    assert "Throw for the Sphinx" in table.text
+    assert "[black, Sphinx]" in table.text
+
+
+def test_without_enter_the_sphinx_move_is_not_played(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    table = sphinx_game(path, ["PMPP", "1", "MMPP", "undo"])
+    assert "The Sphinx plays" in table.text
+    assert json.loads(path.read_text())["actions"][-1] == "move 10-11"  # its throw undone
+
+
+def test_the_sphinx_passes_when_it_has_no_move(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    blocked = "BBBWWW..../........../.......... b - play 2/2"  # a 2 moves no black piece
+    savefile.save(games.get("senet-kendall").game(blocked), path, blocked)
+    table = sphinx_game(path, ["MMPP", ""])
+    assert "The Sphinx cannot move" in table.text
+    assert json.loads(path.read_text())["actions"] == ["throw 2", "move pass"]
+
+
+def test_the_sphinx_chooses_how_to_throw_where_the_rules_offer_a_choice(tmp_path: Path) -> None:
+    table = sphinx_game(tmp_path / "game.json", [], game="ur-tablet", sides=(1,))
+    assert "Throw for the Sphinx (die" in table.text or "instead of throwing" in table.text
+
+
+@pytest.mark.parametrize(
+    ("sides", "message"),
+    [((3,), "has sides 1 to 2"), ((1, 2), "cannot play every side"), ((0,), "sides 1 to 2")],
+)
+def test_impossible_sphinx_sides_are_refused(
+    tmp_path: Path, sides: tuple[int, ...], message: str
+) -> None:
+    with pytest.raises(NotationError, match=message):
+        sphinx_game(tmp_path / "game.json", [], sides=sides)
