@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, partial
 from typing import ClassVar
 
 from companion.core import IN, OFF, START, Move, RaceGame, RuleSet, Tier
@@ -52,32 +52,57 @@ class SenetPosition:
 
     def with_turn(self, turn: int, throw: int | None) -> SenetPosition:
         """The same board with another side to move or throw pending (shares derived data)."""
-        position = SenetPosition(self.board, turn, self.phase, throw, self.off)
-        # Keys ending in "_" hold data derived from the board alone: share them.
-        position.__dict__.update({k: v for k, v in self.__dict__.items() if k.endswith("_")})
+        position = _position(self.board, turn, self.phase, throw, self.off)
+        position.__dict__[_DERIVED] = self._derived()
         return position
 
-    # Derived data is computed once per board and kept in the instance dictionary
-    # (functools.cached_property takes a lock on every access in Python 3.11).
+    # Data derived from the board alone is computed once per board and shared by the
+    # positions with that board (functools.cached_property takes a lock on every access
+    # in Python 3.11, and could not be shared).
+    def _derived(self) -> _BoardData:
+        derived: _BoardData | None = self.__dict__.get(_DERIVED)
+        if derived is None:
+            derived = self.__dict__[_DERIVED] = _BoardData()
+        return derived
+
     @property
     def squares(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Squares of white's and of black's pieces, in track order."""
-        cache = self.__dict__
-        squares: tuple[tuple[int, ...], tuple[int, ...]] | None = cache.get("squares_")
-        if squares is None:
-            squares = (squares_holding(self.board, "W"), squares_holding(self.board, "B"))
-            cache["squares_"] = squares
-        return squares
+        derived = self._derived()
+        if derived.squares is None:
+            board = self.board
+            derived.squares = (squares_holding(board, "W"), squares_holding(board, "B"))
+        return derived.squares
 
     def walls(self, length: int) -> tuple[frozenset[int], frozenset[int]]:
         """Squares of each side that stand in a run of ``length`` or more adjacent pieces."""
-        cache = self.__dict__
-        key = f"walls_{length}_"
-        walls: tuple[frozenset[int], frozenset[int]] | None = cache.get(key)
-        if walls is None:
-            walls = (_runs(self.board, "W", length), _runs(self.board, "B", length))
-            cache[key] = walls
-        return walls
+        walls = self._derived().walls
+        found = walls.get(length)
+        if found is None:
+            board = self.board
+            found = walls[length] = (_runs(board, "W", length), _runs(board, "B", length))
+        return found
+
+
+_DERIVED = "derived_"  # where a position keeps its _BoardData, in its __dict__
+
+
+class _BoardData:
+    __slots__ = ("squares", "walls")
+
+    def __init__(self) -> None:
+        self.squares: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        self.walls: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
+
+
+def _position(
+    board: str, turn: int, phase: Phase, throw: int | None, off: tuple[int, int]
+) -> SenetPosition:
+    """``SenetPosition(...)`` for the hot paths (random games, the Sphinx's search): the
+    same value, without the frozen dataclass's ``object.__setattr__`` for each field."""
+    position = object.__new__(SenetPosition)
+    position.__dict__.update(board=board, turn=turn, phase=phase, throw=throw, off=off)
+    return position
 
 
 _NO_SQUARES: frozenset[int] = frozenset()
@@ -221,13 +246,14 @@ class Senet(RaceGame[SenetPosition]):
             yield Tier(self._opening_moves(throw), _no_ruling)
             return
         mine = position.squares[position.turn]
+        enemy_walls = position.walls(self.rules.wall)[1 - position.turn]  # once, not per move
         forward_moves = self.rules.forward_moves[throw]
         into_water = self.rules.last_resort_starts[throw]
         forward = [forward_moves[start] for start in mine if start not in into_water]
-        yield Tier(forward, lambda move: self._forward_ruling(position, move))
+        yield Tier(forward, partial(self._forward_ruling, position, enemy_walls))
         backward_moves = self.rules.backward_moves[throw]
         backward = [backward_moves[start] for start in mine if start > throw]
-        yield Tier(backward, lambda move: self._backward_ruling(position, move), "backward")
+        yield Tier(backward, partial(self._backward_ruling, position, enemy_walls), "backward")
         if into_water:
             last_resort = [forward_moves[start] for start in mine if start in into_water]
             yield Tier(last_resort, _no_ruling, "last-resort")
@@ -283,8 +309,11 @@ class Senet(RaceGame[SenetPosition]):
         return position.with_turn(1 - position.turn, None)
 
     # ----- rule functions ----------------------------------------------------------------
-    def _forward_ruling(self, position: SenetPosition, move: Move) -> Ruling | None:
-        """S4-S7, K4-K6 and one piece per square, for a forward move."""
+    def _forward_ruling(
+        self, position: SenetPosition, enemy_walls: frozenset[int], move: Move
+    ) -> Ruling | None:
+        """S4-S7, K4-K6 and one piece per square, for a forward move; ``enemy_walls`` are
+        the opponent's squares in a wall."""
         rules = self.rules
         start, end = move.start, move.end
         side = position.turn
@@ -296,7 +325,6 @@ class Senet(RaceGame[SenetPosition]):
             behind = [s for s in position.squares[side] if s < rules.home_row]
             if behind:
                 return rules.rules.forbids("bear-off-home", square=behind[0], row=rules.home_row)
-        enemy_walls = position.walls(rules.wall)[1 - side]
         if enemy_walls:
             wall = _first_between(enemy_walls, start, past)
             if wall is not None:
@@ -315,7 +343,9 @@ class Senet(RaceGame[SenetPosition]):
             return rules.rules.forbids("protected", square=end, partner=partner)
         return None
 
-    def _backward_ruling(self, position: SenetPosition, move: Move) -> Ruling | None:
+    def _backward_ruling(
+        self, position: SenetPosition, enemy_walls: frozenset[int], move: Move
+    ) -> Ruling | None:
         """S10 and K7: backward onto an empty square, not over a wall."""
         rules = self.rules
         book = rules.rules
@@ -324,7 +354,7 @@ class Senet(RaceGame[SenetPosition]):
             return book.forbids("backward-refuge", square=start)
         if position.board[end - 1] != EMPTY:
             return book.forbids("backward-occupied", square=end)
-        wall = _first_between(position.walls(rules.wall)[1 - position.turn], end, start)
+        wall = _first_between(enemy_walls, end, start)
         if wall is not None:
             return book.forbids("backward-wall", square=wall)
         return None
@@ -388,7 +418,7 @@ class Senet(RaceGame[SenetPosition]):
         if phase is Phase.FIRST and side == WHITE:
             phase = Phase.PLAY
         turn = self._next_turn(position, off[side], effects if explain else None)
-        return SenetPosition("".join(board), turn, phase, None, (off[0], off[1])), effects
+        return _position("".join(board), turn, phase, None, (off[0], off[1])), effects
 
     def _next_turn(
         self, before: SenetPosition, borne_off: int, effects: list[Ruling] | None
