@@ -1,0 +1,259 @@
+"""The camera path on the device: generated pictures -> settle -> vision reader -> events ->
+screens, in the camera's own thread; a camera that is missing, fails and comes back."""
+
+from __future__ import annotations
+
+import queue
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from device_helpers import make_app
+
+from companion import games
+from companion.device import config as device_config
+from companion.device.app import App
+from companion.device.camerathrows import (
+    CameraSettings,
+    CameraSetupError,
+    CameraThrows,
+    ThrowReader,
+    refusal_text,
+    settings_for,
+)
+from companion.device.events import (
+    CameraBack,
+    CameraFailed,
+    Event,
+    Key,
+    Press,
+    ThrowRead,
+    ThrowRefused,
+)
+from companion.device.generated import PicturedThrows, ThrowPictures, enrolled_profile
+from companion.device.loop import EventLoop
+from companion.device.run import RunOptions, _camera, _camera_spec
+from companion.device.screens import AwaitThrow, GameOver, Message
+from companion.device.scripted import TablePlayer
+from companion.device.view import MessageScreen, View
+from companion.throws import Throw
+from hardware.display import dummy_display
+from vision.errors import CameraUnavailableError
+from vision.profile import Profile
+from vision.tray import calibrate
+
+# Senet (Kendall), one piece each left near the end: a game of a few throws.
+ENDGAME = "........../........../...W.B.... w - play 4/4"
+
+
+@pytest.fixture(scope="module")
+def sticks() -> tuple[ThrowPictures, Profile]:
+    pictures = ThrowPictures("sticks4")
+    return pictures, enrolled_profile(pictures)
+
+
+def _reader(pictures: ThrowPictures, profile: Profile) -> ThrowReader:
+    return ThrowReader(calibrate(pictures.empty), profile, still_frames=2)
+
+
+def _fed(reader: ThrowReader, frames: list[Any], kit: str | None, lang: str = "en") -> list[Event]:
+    events = (reader.feed(frame, kit, lang) for frame in frames)
+    return [event for event in events if event is not None]
+
+
+def test_a_settled_throw_is_read_once(sticks: tuple[ThrowPictures, Profile]) -> None:
+    pictures, profile = sticks
+    reader = _reader(pictures, profile)
+    picture = pictures.picture("PMPM")
+    frames = [pictures.empty, pictures.empty, *[picture] * 8]
+    assert _fed(reader, frames, "sticks4") == [ThrowRead("MMPP")]
+    assert reader.readings == 2  # two agreeing readings, then nothing until the tray changes
+    again = [pictures.empty, *[pictures.picture("MMMM")] * 5]
+    assert _fed(reader, again, "sticks4") == [ThrowRead("MMMM")]
+
+
+def test_nothing_is_read_while_the_sticks_move_or_without_a_game(
+    sticks: tuple[ThrowPictures, Profile],
+) -> None:
+    pictures, profile = sticks
+    reader = _reader(pictures, profile)
+    moving = [pictures.picture(faces) for faces in ("MPPP", "MMPP", "MMMP", "MMMM")]
+    assert _fed(reader, [pictures.empty, *moving], "sticks4") == []
+    assert _fed(reader, [moving[-1]] * 5, None) == []
+    assert reader.readings == 0
+
+
+def test_a_refused_throw_is_told_in_the_players_language(
+    sticks: tuple[ThrowPictures, Profile],
+) -> None:
+    pictures, profile = sticks
+    reader = _reader(pictures, profile)
+    on_edge = pictures.picture("MPPP", "on-edge")
+    assert _fed(reader, [pictures.empty, *[on_edge] * 4], "sticks4", "fr") == [
+        ThrowRefused("bâtonnet sur la tranche : relancez")
+    ]
+    assert refusal_text("on-edge", "en") == "stick on its edge: throw again"
+
+
+@pytest.mark.usefixtures("no_fsync")
+def test_a_short_game_through_the_camera_thread(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    rules = games.get("senet-kendall")
+    app.game, app.start = rules.game(ENDGAME), ENDGAME
+    app.screen = app._play_screen()
+    shown: list[View] = []
+    loop = EventLoop(app, dummy_display(), on_view=shown.append)
+    rng = random.Random(5)
+    throws = PicturedThrows(rng, troubles={1: "on-edge", 3: "hand"})
+    player = TablePlayer(rng, throws)
+    try:
+        for _ in range(300):
+            events = player.next_events(app)
+            if not events:
+                break
+            for event in events:
+                loop.step(event)
+    finally:
+        throws.close()
+    assert isinstance(app.screen, GameOver)
+    refusals = [t for t in throws.thrown if isinstance(t.read, ThrowRefused)]
+    assert [t.trouble for t in refusals[:2]] == ["on-edge", "hand"]
+    messages = [v.lines[0] for v in shown if isinstance(v, MessageScreen) and v.lines]
+    assert "stick on its edge: throw again" in messages
+    assert "a hand is over the tray" in messages
+    read = [rules.parse_throw(t.read.shown) for t in throws.thrown if isinstance(t.read, ThrowRead)]
+    played = [action for action in app._game().history if isinstance(action, Throw)]
+    assert played == read and len(read) >= 2
+    drawn_right = [t for t in throws.thrown if t.read == ThrowRead(_sorted_faces(t.shown))]
+    assert len(drawn_right) >= len(read) - 1  # the generated sticks are read as thrown
+
+
+def _sorted_faces(shown: str) -> str:
+    return "".join(sorted(shown, key=lambda face: face != "M"))
+
+
+class _Camera:
+    """Opened three times: frames then a pulled cable; absent; working again."""
+
+    def __init__(self, pictures: ThrowPictures) -> None:
+        self.pictures = pictures
+        self.opened = 0
+
+    def open(self) -> Any:
+        self.opened += 1
+        if self.opened == 2:
+            raise CameraUnavailableError("no camera on the cable")
+        return self
+
+    def frames(self) -> Iterator[Any]:
+        if self.opened == 1:
+            yield from [self.pictures.empty] * 3
+            raise CameraUnavailableError("the cable was pulled")
+        yield from [self.pictures.empty] * 2
+        yield from [self.pictures.picture("MMMP")] * 6
+        yield from [self.pictures.empty] * 200
+
+    def close(self) -> None:
+        return None
+
+
+def _until(events: queue.Queue[Event], wanted: type, app: App, loop: EventLoop) -> Event:
+    while True:
+        event = events.get(timeout=20)
+        loop.step(event)
+        if isinstance(event, wanted):
+            return event
+
+
+@pytest.mark.usefixtures("no_fsync")
+def test_camera_failure_and_recovery(tmp_path: Path, sticks: tuple[ThrowPictures, Profile]) -> None:
+    pictures, profile = sticks
+    app = make_app(tmp_path)
+    app.handle(Press(Key.SELECT), 1.0)  # new game
+    loop = EventLoop(app, dummy_display())
+    camera_source = _Camera(pictures)
+    settings = CameraSettings(
+        open_source=camera_source.open,
+        make_reader=lambda first: _reader(pictures, profile),
+        retry_seconds=0.01,
+    )
+    camera = CameraThrows(settings, post=loop.events.put, kit=lambda: "sticks4", lang=lambda: "en")
+    camera.start()
+    try:
+        failed = _until(loop.events, CameraFailed, app, loop)
+        assert failed == CameraFailed("the cable was pulled")
+        assert isinstance(app.screen, Message) and "Enter throws by hand" in app.screen.lines[0]
+        loop.step(Press(Key.SELECT))  # the message read
+        assert "No camera" in str(app.view())
+        loop.step(Press(Key.DOWN))
+        loop.step(Press(Key.SELECT))  # a throw entered by hand while the camera is away
+        assert len(app._game().history) == 1
+        loop.step(Press(Key.SELECT))  # the score seen
+        loop.step(Press(Key.SELECT))  # the move made
+        assert isinstance(app.screen, AwaitThrow)
+        _until(loop.events, CameraBack, app, loop)
+        assert app.camera_ok
+        loop.step(Press(Key.SELECT))  # "the camera reads throws again"
+        read = _until(loop.events, ThrowRead, app, loop)
+    finally:
+        camera.stop()
+    assert read == ThrowRead("MMMP")
+    assert camera_source.opened == 3  # the absent camera was tried again, reported once
+    throws = [action for action in app._game().history if isinstance(action, Throw)]
+    assert throws[-1] == app._game().rules.parse_throw("MMMP")
+
+
+def test_a_missing_camera_is_a_message_and_hand_entry_stays(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    app.handle(Press(Key.SELECT), 1.0)
+    loop = EventLoop(app, dummy_display())
+    settings = settings_for("/no/such/camera", tray=None, profile=None)
+    camera = CameraThrows(settings, post=loop.events.put, kit=lambda: "sticks4", lang=lambda: "en")
+    camera.start()
+    try:
+        failed = _until(loop.events, CameraFailed, app, loop)
+    finally:
+        camera.stop()
+    assert "/no/such/camera" in failed.reason  # type: ignore[attr-defined]
+    assert not camera.running  # a folder or a file is not retried
+    loop.step(Press(Key.SELECT))
+    loop.step(Press(Key.SELECT))
+    assert len(app._game().history) == 1
+
+
+def test_an_unreadable_profile_is_reported_before_the_camera_starts(tmp_path: Path) -> None:
+    with pytest.raises(CameraSetupError, match="profile"):
+        settings_for("pi", tray=None, profile=tmp_path / "missing.json")
+    app = make_app(tmp_path)
+    loop = EventLoop(app, dummy_display())
+    config = device_config.DeviceConfig(camera_profile=tmp_path / "missing.json")
+    assert _camera("0", config, tmp_path, loop) is None
+    event = loop.events.get_nowait()
+    assert isinstance(event, CameraFailed) and "missing.json" in event.reason
+
+
+def test_which_camera_run_uses() -> None:
+    config = device_config.DeviceConfig()
+    assert _camera_spec(RunOptions(), config, on_pi=True) == "pi"
+    assert _camera_spec(RunOptions(), config, on_pi=False) is None
+    assert _camera_spec(RunOptions(source="throws/"), config, on_pi=False) == "throws/"
+    off = device_config.parse("[camera]\nenabled = false\n")
+    assert _camera_spec(RunOptions(), off, on_pi=True) is None
+    usb = device_config.parse('[camera]\nsource = "0"\nstill_frames = 3\n')
+    assert _camera_spec(RunOptions(), usb, on_pi=False) == "0"
+    assert usb.camera_still_frames == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[camera]\nsource = ""', "camera.source"),
+        ("[camera]\nstill_frames = 0", "camera.still_frames = 0: expected a whole number"),
+        ("[camera]\nprofile = 3", "camera.profile = 3: expected a file path"),
+    ],
+)
+def test_wrong_camera_settings_name_the_key(text: str, message: str) -> None:
+    with pytest.raises(device_config.ConfigError, match=message):
+        device_config.parse(text)
