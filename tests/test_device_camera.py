@@ -216,7 +216,7 @@ def test_a_missing_camera_is_a_message_and_hand_entry_stays(tmp_path: Path) -> N
         failed = _until(loop.events, CameraFailed, app, loop)
     finally:
         camera.stop()
-    assert "/no/such/camera" in failed.reason  # type: ignore[attr-defined]
+    assert isinstance(failed, CameraFailed) and "/no/such/camera" in failed.reason
     assert not camera.running  # a folder or a file is not retried
     loop.step(Press(Key.SELECT))
     loop.step(Press(Key.SELECT))
