@@ -1,16 +1,19 @@
 """The camera path on the device: generated pictures -> settle -> vision reader -> events ->
-screens, in the camera's own thread; a camera that is missing, fails and comes back."""
+screens, in the camera's own thread; a camera that is missing, fails and comes back; the
+beep (buzzer or LED, gpiozero mock pins) when a throw is read."""
 
 from __future__ import annotations
 
 import queue
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from device_helpers import make_app
+from gpiozero.pins.mock import MockFactory
 
 from companion import games
 from companion.device import config as device_config
@@ -26,6 +29,7 @@ from companion.device.camerathrows import (
 from companion.device.events import (
     CameraBack,
     CameraFailed,
+    Effect,
     Event,
     Key,
     Press,
@@ -34,7 +38,7 @@ from companion.device.events import (
 )
 from companion.device.generated import PicturedThrows, ThrowPictures, enrolled_profile
 from companion.device.loop import EventLoop
-from companion.device.run import RunOptions, _camera, _camera_spec
+from companion.device.run import RunOptions, _camera, _camera_spec, beeping, open_beeper
 from companion.device.screens import AwaitThrow, GameOver, Message
 from companion.device.scripted import TablePlayer
 from companion.device.view import MessageScreen, View
@@ -257,3 +261,51 @@ def test_which_camera_run_uses() -> None:
 def test_wrong_camera_settings_name_the_key(text: str, message: str) -> None:
     with pytest.raises(device_config.ConfigError, match=message):
         device_config.parse(text)
+
+
+# ----- the beep when a throw is read -------------------------------------------------------
+def _beeping_loop(tmp_path: Path, factory: Any) -> tuple[EventLoop, Any]:
+    config = device_config.parse("[buzzer]\npin = 12\n")
+    beeper = open_beeper(config, pin_factory=factory)
+    assert beeper is not None
+    app = make_app(tmp_path)
+    app.handle(Press(Key.SELECT), 1.0)  # a new game: waiting for the throw
+    effects: list[Effect] = []
+    loop = EventLoop(app, dummy_display(), on_effect=beeping(effects.append, beeper))
+    return loop, factory.pin(12)
+
+
+def _beeped(pin: Any) -> bool:
+    """The pin went high, then low again (gpiozero blinks it in a thread of its own)."""
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        if [state.state for state in pin.states][-2:] == [True, False]:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_the_buzzer_beeps_when_a_throw_is_read(tmp_path: Path) -> None:
+    loop, pin = _beeping_loop(tmp_path, MockFactory())
+    loop.step(ThrowRefused("stick on its edge: throw again"))
+    assert [state.state for state in pin.states] == [False]  # no beep for a refused throw
+    loop.step(Press(Key.SELECT))
+    loop.step(ThrowRead("MMPP"))
+    assert _beeped(pin)
+
+
+def test_a_buzzer_pin_that_cannot_be_used_is_only_reported(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    factory = MockFactory()
+    factory.pin(12)  # gpiozero refuses a second device on a pin already in use
+    from gpiozero import DigitalOutputDevice
+
+    busy = DigitalOutputDevice(12, pin_factory=factory)
+    try:
+        config = device_config.parse("[buzzer]\npin = 12\n")
+        assert open_beeper(config, pin_factory=factory) is None
+    finally:
+        busy.close()
+    assert "GPIO12" in capsys.readouterr().err
+    assert open_beeper(device_config.DeviceConfig()) is None  # none configured

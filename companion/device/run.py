@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.device import config as device_config
 from companion.device.app import App, DeviceInfo
@@ -29,6 +29,9 @@ from companion.errors import NotationError
 from companion.reading import kit_for
 from companion.savefile import data_dir
 from hardware.display import DRIVERS, ImageFiles, TerminalDisplay, open_oled
+
+if TYPE_CHECKING:
+    from hardware.buttons import Beeper
 
 KEYS: dict[str, tuple[str, bool]] = {
     "w": ("up", False),
@@ -154,12 +157,42 @@ def _run_on_pi(loop: EventLoop, config: device_config.DeviceConfig) -> int:
         hold_time=config.hold_time,
         bounce_time=config.bounce_time,
     )
+    beeper = open_beeper(config)
+    if beeper is not None and loop.on_effect is not None:
+        loop.on_effect = beeping(loop.on_effect, beeper)
     try:
         notify("READY=1")
         loop.run(until=_watchdog_heartbeat())
     finally:
         buttons.close()
+        if beeper is not None:
+            beeper.close()
     return 0
+
+
+def open_beeper(config: device_config.DeviceConfig, *, pin_factory: Any = None) -> Beeper | None:
+    """The buzzer or LED of ``buzzer.pin``, if one is configured. It is only a signal:
+    when it cannot be set up the device says so on its error output and goes on without."""
+    from hardware.buttons import Beeper, ButtonError
+
+    if config.buzzer_pin is None:
+        return None
+    try:
+        return Beeper(config.buzzer_pin, pin_factory=pin_factory)
+    except ButtonError as error:
+        sys.stderr.write(f"{error}; going on without it\n")
+        return None
+
+
+def beeping(on_effect: Callable[[Effect], None], beeper: Beeper) -> Callable[[Effect], None]:
+    """``on_effect``, and a beep when a throw has been read (``Effect.BEEP``)."""
+
+    def with_beep(effect: Effect) -> None:
+        if effect is Effect.BEEP:
+            beeper.beep()
+        on_effect(effect)
+
+    return with_beep
 
 
 def _run_with_keyboard(loop: EventLoop) -> int:
