@@ -309,3 +309,45 @@ def test_a_buzzer_pin_that_cannot_be_used_is_only_reported(
         busy.close()
     assert "GPIO12" in capsys.readouterr().err
     assert open_beeper(device_config.DeviceConfig()) is None  # none configured
+
+
+class _Folder:
+    """A finite source: the empty tray, then one throw."""
+
+    def __init__(self, pictures: ThrowPictures) -> None:
+        self.frames_list = pictures.frames(pictures.picture("MPPP"))
+        self.given = 0
+
+    def frames(self) -> Iterator[Any]:
+        for frame in self.frames_list:
+            self.given += 1
+            yield frame
+
+    def close(self) -> None:
+        return None
+
+
+def test_a_folder_is_held_while_no_throw_is_awaited(
+    sticks: tuple[ThrowPictures, Profile],
+) -> None:
+    pictures, profile = sticks
+    folder = _Folder(pictures)
+    awaited = False
+    events: queue.Queue[Event] = queue.Queue()
+    settings = CameraSettings(
+        open_source=lambda: folder,
+        make_reader=lambda first: _reader(pictures, profile),
+        live=False,
+    )
+    camera = CameraThrows(
+        settings, post=events.put, kit=lambda: "sticks4", lang=lambda: "en", ready=lambda: awaited
+    )
+    camera.start()
+    try:
+        time.sleep(0.3)
+        assert events.empty() and folder.given <= 1  # the players are moving pieces
+        awaited = True
+        assert events.get(timeout=10) == ThrowRead("MPPP")
+        assert events.get(timeout=10) == CameraFailed("no more pictures")
+    finally:
+        camera.stop()

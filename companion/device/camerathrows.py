@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from vision.settle import Agreement, SettleDetector
     from vision.tray import Tray
 
+FOLDER_PACE_SECONDS = 0.05  # a folder or a video is read at 20 frames a second
 Frame = Any  # a BGR image (numpy array); typed loosely so the engine side needs no numpy
 Post = Callable[[Event], None]
 
@@ -139,13 +140,16 @@ class CameraSettings:
     make_reader: Callable[[Frame], ThrowReader]  # from the first frame (which may calibrate)
     live: bool = True  # a camera: retry after a failure; a folder or a video: stop at its end
     retry_seconds: float = 2.0
+    pace_seconds: float = 0.0  # a folder or a video: time between frames, as a camera's
 
 
 class CameraThrows:
     """Reads throws in a thread of its own; the device's loop only receives events.
 
     ``kit`` and ``lang`` are asked on every frame (the players may start another game or
-    switch language); they must only read the App's state, never change it.
+    switch language); they must only read the App's state, never change it. A folder or
+    a video is read only while ``ready`` says a throw is awaited (a camera always is: its
+    picture changes by itself), so that its throws are not spent while the players move.
     """
 
     def __init__(
@@ -155,11 +159,13 @@ class CameraThrows:
         post: Post,
         kit: Callable[[], str | None],
         lang: Callable[[], str],
+        ready: Callable[[], bool] = lambda: True,
     ) -> None:
         self.settings = settings
         self.post = post
         self.kit = kit
         self.lang = lang
+        self.ready = ready
         self.failed = False
         self._reader: ThrowReader | None = None  # kept when the camera is opened again
         self._stop = threading.Event()
@@ -200,6 +206,8 @@ class CameraThrows:
 
     def _read_frames(self, source: FrameSource) -> bool:
         for frame in source.frames():
+            if not self.settings.live and not self._wait_until_ready():
+                return True
             if self._stop.is_set():
                 return True
             if self._reader is None:
@@ -219,6 +227,15 @@ class CameraThrows:
             self._fail(problem_text("ended", self.lang()))
             return True
         return False
+
+    def _wait_until_ready(self) -> bool:
+        """Pace a folder or a video and hold it while no throw is awaited; False: stop."""
+        if self.settings.pace_seconds and self._stop.wait(self.settings.pace_seconds):
+            return False
+        while not self.ready():
+            if self._stop.wait(0.05):
+                return False
+        return True
 
     def _fail(self, reason: str) -> None:
         if not self.failed:
@@ -275,10 +292,12 @@ def settings_for(
     def make_reader(first: Frame) -> ThrowReader:
         return ThrowReader(load_tray(tray, first), chosen, still_frames=still_frames)
 
+    live = spec == "pi" or spec.isdigit()
     return CameraSettings(
         open_source=lambda: _open(spec, size),
         make_reader=make_reader,
-        live=spec == "pi" or spec.isdigit(),
+        live=live,
+        pace_seconds=0.0 if live else FOLDER_PACE_SECONDS,
     )
 
 

@@ -24,6 +24,7 @@ from companion.device.app import App, DeviceInfo
 from companion.device.camerathrows import CameraSetupError, CameraThrows, settings_for
 from companion.device.events import CameraFailed, Effect, Stop
 from companion.device.loop import EventLoop, contrast_effect
+from companion.device.screens import AwaitThrow
 from companion.device.state import Settings, StateStore
 from companion.errors import NotationError
 from companion.reading import kit_for
@@ -132,6 +133,7 @@ def _camera(
         post=loop.events.put,
         kit=lambda: _kit_of(app),
         lang=lambda: app.settings.lang,
+        ready=lambda: isinstance(app.screen, AwaitThrow),
     )
     camera.start()
     return camera
