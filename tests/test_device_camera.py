@@ -351,3 +351,41 @@ def test_a_folder_is_held_while_no_throw_is_awaited(
         assert events.get(timeout=10) == CameraFailed("no more pictures")
     finally:
         camera.stop()
+
+
+class _Stream:
+    """A live camera: the empty tray, then one throw lying still, for ever."""
+
+    def __init__(self, pictures: ThrowPictures) -> None:
+        self.pictures = pictures
+
+    def frames(self) -> Iterator[Any]:
+        yield from [self.pictures.empty] * 2
+        while True:
+            yield self.pictures.picture("MMPP")
+            time.sleep(0.01)
+
+    def close(self) -> None:
+        return None
+
+
+def test_a_game_whose_dice_are_not_read_yet_is_said_once(
+    sticks: tuple[ThrowPictures, Profile],
+) -> None:
+    pictures, profile = sticks
+    kit = "binary-d4"  # Finkel's four-sided dice: vision does not read them yet
+    events: queue.Queue[Event] = queue.Queue()
+    settings = CameraSettings(
+        open_source=lambda: _Stream(pictures), make_reader=lambda first: _reader(pictures, profile)
+    )
+    camera = CameraThrows(settings, post=events.put, kit=lambda: kit, lang=lambda: "fr")
+    camera.start()
+    try:
+        assert events.get(timeout=10) == CameraFailed("elle ne lit pas encore ces dés")
+        time.sleep(0.2)
+        assert events.empty()  # no refusal for every throw, no second message
+        kit = "sticks4"  # a game of Senet now
+        assert events.get(timeout=10) == CameraBack()
+        assert events.get(timeout=10) == ThrowRead("MMPP")
+    finally:
+        camera.stop()

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from vision.settle import Agreement, SettleDetector
     from vision.tray import Tray
 
+READABLE_KITS = frozenset({"sticks4", "sticks3", "modern"})  # not yet Ur's d4s (vision.md)
 FOLDER_PACE_SECONDS = 0.05  # a folder or a video is read at 20 frames a second
 Frame = Any  # a BGR image (numpy array); typed loosely so the engine side needs no numpy
 Post = Callable[[Event], None]
@@ -57,6 +58,7 @@ CAMERA_PROBLEMS: dict[str, tuple[str, str]] = {
         "ses images ne vont pas avec la calibration",
     ),
     "ended": ("no more pictures", "plus d'images"),
+    "kit": ("it does not read this game's dice yet", "elle ne lit pas encore ces dés"),
 }
 
 
@@ -213,11 +215,15 @@ class CameraThrows:
             if self._reader is None:
                 self._reader = self.settings.make_reader(frame)
             reader = self._reader
+            kit = self.kit()
+            if kit is not None and kit not in READABLE_KITS:
+                self._fail(problem_text("kit", self.lang()))
+                continue
             if self.failed:
                 self.failed = False
                 self.post(CameraBack())
             try:
-                event = reader.feed(frame, self.kit(), self.lang())
+                event = reader.feed(frame, kit, self.lang())
             except ValueError:  # a frame of another size than the calibrated tray
                 self._fail(problem_text("frame-size", self.lang()))
                 return False

@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.core import RuleSet
-from companion.device.camerathrows import CameraSettings, CameraThrows, Frame, ThrowReader
+from companion.device.camerathrows import (
+    READABLE_KITS,
+    CameraSettings,
+    CameraThrows,
+    Frame,
+    ThrowReader,
+)
 from companion.device.events import Event, ThrowRead
 from companion.device.throwsource import FakeThrows
 from companion.errors import CompanionError
@@ -31,7 +37,6 @@ from companion.reading import kit_for
 if TYPE_CHECKING:
     from vision.profile import Profile
 
-READABLE_KITS = ("sticks4", "sticks3", "modern")  # the d4 kits of Ur are not read yet
 TRAY_SEED = 11  # a dark felt the sticks of both looks stand out on
 LOOK = "decorated"
 ENROLMENT_THROWS = 2  # of each face
