@@ -125,6 +125,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--state", metavar="DIR", help="where the game and settings are saved")
     run.add_argument("--dev", action="store_true", help="dev mode: random throws on the buttons")
+    run.add_argument(
+        "--source",
+        metavar="SRC",
+        help="read throws from a folder of images, a video file, a camera number or 'pi' "
+        "(the empty tray first, unless calibrated with 'companion vision calibrate')",
+    )
     run.set_defaults(handler=_run)
     add_vision_commands(commands)
     return parser
@@ -324,6 +330,7 @@ def _run(args: argparse.Namespace) -> int:
         screen=args.screen,
         state_dir=Path(args.state) if args.state else None,
         dev_mode=args.dev,
+        source=args.source,
     )
     return run_device(options)
 

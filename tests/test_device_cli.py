@@ -15,15 +15,28 @@ from companion.cli import EXIT_BAD_INPUT, EXIT_OK, main
 def test_demo_writes_a_gif_and_a_transcript(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status = main(["demo", "--game", "senet-migo", "--seed", "1", "--out", str(tmp_path)])
+    # Senet-Modern's two dice: a short game (seed 18), read from pictures by the camera path.
+    status = main(["demo", "--game", "senet-modern", "--seed", "18", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert status == EXIT_OK
     transcript = (tmp_path / "demo.txt").read_text()
     assert "camera reads" in transcript and "[Game over]" in transcript
+    assert "(hand); camera refuses: a hand is over the tray" in transcript
     assert "Why?" in transcript
+    assert len(list((tmp_path / "camera").glob("*.jpg"))) > 5
     with Image.open(tmp_path / "demo.gif") as gif:
         assert getattr(gif, "n_frames", 1) > 20
     assert "demo.gif" in out
+
+
+def test_demo_of_a_game_the_camera_cannot_read_yet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["demo", "--game", "ur-finkel", "--seed", "2", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == EXIT_OK
+    assert "the camera does not read these implements yet" in out
+    assert "[Game over]" in (tmp_path / "demo.txt").read_text()
 
 
 @pytest.mark.usefixtures("no_fsync")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -55,20 +56,24 @@ class SyntheticScene:
 
 
 class _Canvas:
-    def __init__(self, rng: Random) -> None:
+    def __init__(self, rng: Random, tray_seed: int | None = None) -> None:
         self.rng = rng
-        self.felt = rng.choice(FELTS)
         self.origin = (
             (SIZE[0] - FLOOR_MM[0] * PX_PER_MM) / 2,
             (SIZE[1] - FLOOR_MM[1] * PX_PER_MM) / 2,
         )
-        self.image = self._empty_tray()
+        if tray_seed is None:
+            self.felt = rng.choice(FELTS)
+            self.image = self._empty_tray(rng)
+        else:  # one tray for many throws, drawn once
+            self.felt, tray = _shared_tray(tray_seed)
+            self.image = tray.copy()
         self.shadows = np.zeros(self.image.shape[:2], np.float32)
 
     def px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         return (self.origin[0] + x_mm * PX_PER_MM, self.origin[1] + y_mm * PX_PER_MM)
 
-    def _empty_tray(self) -> Image:
+    def _empty_tray(self, rng: Random) -> Image:
         image = np.full((SIZE[1], SIZE[0], 3), (150, 190, 210), np.uint8)
         x0, y0 = self.px(-60, -60)
         x1, y1 = self.px(FLOOR_MM[0] + 60, FLOOR_MM[1] + 60)
@@ -79,7 +84,7 @@ class _Canvas:
         x0, y0 = self.px(0, 0)
         x1, y1 = self.px(*FLOOR_MM)
         cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), self.felt, -1)
-        texture = np.random.default_rng(self.rng.randrange(2**31)).normal(0, 4, image.shape)
+        texture = np.random.default_rng(rng.randrange(2**31)).normal(0, 4, image.shape)
         return np.clip(image + texture, 0, 255).astype(np.uint8)
 
     def rectangle(
@@ -97,6 +102,12 @@ class _Canvas:
         frame = self.image.astype(np.float32) * (1 - 0.35 * soft[..., None])
         noise = np.random.default_rng(self.rng.randrange(2**31)).normal(0, 2, frame.shape)
         return np.clip(frame + noise, 0, 255).astype(np.uint8), empty
+
+
+@lru_cache(maxsize=4)
+def _shared_tray(tray_seed: int) -> tuple[tuple[int, int, int], Image]:
+    canvas = _Canvas(Random(tray_seed))
+    return canvas.felt, canvas.image
 
 
 def _bbox(polygon: NDArray[np.int32]) -> list[int]:
@@ -230,18 +241,36 @@ class _Placer:
         raise RuntimeError("no room left on the tray")  # pragma: no cover
 
 
-def scene(seed: int, kit: str, trouble: str | None = None) -> SyntheticScene:
-    """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse."""
+def scene(
+    seed: int,
+    kit: str,
+    trouble: str | None = None,
+    *,
+    faces: str | None = None,
+    values: tuple[int, ...] | None = None,
+    tray_seed: int | None = None,
+    look: str | None = None,
+) -> SyntheticScene:
+    """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse.
+
+    ``faces`` ("MMPP", one letter per stick) and ``values`` (the d6s) choose what the
+    implements show instead of drawing it; scenes with the same ``tray_seed`` share one
+    empty tray, as the throws of one game under one camera do; ``look`` (one of LOOKS) is
+    the set of sticks.
+    """
     rng = Random(seed)
-    canvas = _Canvas(rng)
+    canvas = _Canvas(rng, tray_seed)
     empty = canvas.image.copy()
     placer = _Placer(rng)
-    look = rng.choice(list(LOOKS))
+    drawn_look = rng.choice(list(LOOKS))
+    look = look or drawn_look
     objects: list[dict[str, object]] = []
     label: dict[str, object] = {"kit": kit, "design": look, "expect": "read"}
     sticks = {"sticks4": 4, "sticks3": 3}.get(kit, 0)
     for index in range(sticks):
         face = rng.choice("MP")
+        if faces is not None:
+            face = faces[index]
         if trouble == "on-edge" and index == 0:
             face = "edge"
         place = placer.narrow(60)
@@ -258,6 +287,8 @@ def scene(seed: int, kit: str, trouble: str | None = None) -> SyntheticScene:
     if kit == "modern":
         for index in range(2):
             value = rng.randint(1, 6)
+            if values is not None:
+                value = values[index]
             cocked = trouble == "cocked" and index == 0
             objects.append(
                 {"kind": "d6", "value": value, "bbox": _d6(canvas, placer.place(15), value, cocked)}

@@ -43,6 +43,10 @@ class DeviceConfig:
     camera: bool = True
     camera_width: int = 1280
     camera_height: int = 960
+    camera_source: str | None = None  # None: the Pi camera on the Pi, none elsewhere
+    camera_tray: Path | None = None  # calibration folder; None: <state dir>/tray
+    camera_profile: Path | None = None  # enrolled sticks; None: the shipped profile
+    camera_still_frames: int = 5
     rules: str = "senet-kendall"
     language: str = "en"
     state_dir: Path = Path("/var/lib/companion")
@@ -101,6 +105,18 @@ def _folder(key: str, value: object) -> object:
     return Path(value).expanduser()
 
 
+def _file(key: str, value: object) -> object:
+    if not isinstance(value, str) or not value:
+        raise _wrong(key, value, "a file path in quotes")
+    return Path(value).expanduser()
+
+
+def _camera_source(key: str, value: object) -> object:
+    if not isinstance(value, str) or not value:
+        raise _wrong(key, value, '"pi", a camera number, a video file or a folder of images')
+    return value
+
+
 def _gpio(key: str, value: object) -> object:
     return _integer(BCM_PINS.start, BCM_PINS.stop - 1)(key, value)
 
@@ -128,6 +144,10 @@ _KEYS: Mapping[str, tuple[str, Check]] = {
     "camera.enabled": ("camera", _boolean),
     "camera.width": ("camera_width", _integer(320, 4608)),
     "camera.height": ("camera_height", _integer(240, 3456)),
+    "camera.source": ("camera_source", _camera_source),
+    "camera.tray": ("camera_tray", _folder),
+    "camera.profile": ("camera_profile", _file),
+    "camera.still_frames": ("camera_still_frames", _integer(1, 30)),
     "game.rules": ("rules", _one_of(games.names)),
     "game.language": ("language", _one_of(lambda: LANGUAGES)),
     "state.dir": ("state_dir", _folder),
@@ -212,9 +232,17 @@ def example() -> str:
     return "\n".join(lines) + "\n"
 
 
+_UNSET_EXAMPLES = {  # keys without a default value: a commented example
+    "pin": "12",
+    "source": '"pi"',
+    "tray": '"/var/lib/companion/tray"',
+    "profile": '"/var/lib/companion/my-sticks.json"',
+}
+
+
 def _toml_line(leaf: str, value: object) -> str:
     if value is None:
-        return f"# {leaf} = 12"
+        return f"# {leaf} = {_UNSET_EXAMPLES.get(leaf, '')}"
     if isinstance(value, bool):
         return f"{leaf} = {str(value).lower()}"
     if isinstance(value, str | Path):

@@ -14,6 +14,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
@@ -22,7 +23,7 @@ from companion import games
 from companion.device.app import App, DeviceInfo
 from companion.device.events import Key, Press, ThrowRead
 from companion.device.render import render
-from companion.device.screens import Message, SettingsMenu, ThrowShown, Why
+from companion.device.screens import Choosing, Message, SettingsMenu, ThrowShown, Why
 from companion.device.state import Settings, StateStore
 from companion.device.view import View
 from companion.randomplay import random_action
@@ -113,6 +114,50 @@ SCREENS: dict[str, Callable[[App], None]] = {
 FRENCH = ("score", "moves", "why")
 
 
+@dataclass(frozen=True)
+class BoardShot:
+    """A family's board in a fixed position: the moves (the ``move``-th one chosen) or,
+    with ``why`` set, "why?" about the ``why``-th piece."""
+
+    game: str
+    position: str
+    move: int = 0
+    why: int | None = None
+
+
+BOARDS: dict[str, BoardShot] = {
+    "modern-moves": BoardShot(
+        "senet-modern", "B1........./...W4...B5../W3.B4....... w 1,6 off:W1 out:W2W5B2B3 play", 1
+    ),
+    "modern-why": BoardShot(
+        "senet-modern",
+        "B1........./...W4...B5../W3.B4....... w 1,6 off:W1 out:W2W5B2B3 play",
+        why=1,
+    ),
+    "ur-moves": BoardShot("ur-tablet", "ur 1@7,2@12,3@11,4@-,5@- 1@4,2@x,3@-,4@-,5@- 1/4/45 b 3 -"),
+    "ur-tablet-moves": BoardShot(
+        "ur-tablet", "tablet 1@7,2@12,3@-,4@-,5@- 1@5,2@10,3@x,4@-,5@- 10/12/28 w 3 -", 1
+    ),
+    "royal-moves": BoardShot("ur-finkel", "WW..W.W......./...B.B....B.B. b 3 3/3 0/0", 1),
+    "mehen-moves": BoardShot(
+        "mehen",
+        "40 y/b1gyrbg5bgb1r7g1g7gyB1/rRbby r:0:on:-,b:0:on:rrryy,g:0:wait:-,y:0:wait:- r 1 play",
+        2,
+    ),
+    "mehen-why": BoardShot(
+        "mehen",
+        "40 y/b1gyrbg5bgb1r7g1g7gyB1/rRbby r:0:on:-,b:0:on:rrryy,g:0:wait:-,y:0:wait:- r 1 play",
+        why=1,
+    ),
+}
+
+
+def _board(app: App, shot: BoardShot) -> None:
+    game = games.get(shot.game).game(shot.position)
+    app.game, app.start = game, shot.position
+    app.screen = Choosing(shot.move) if shot.why is None else Why(shot.why)
+
+
 def views() -> dict[str, View]:
     """Every gallery screen by name: ``moves``, and ``moves-fr`` for the French ones."""
     shown: dict[str, View] = {}
@@ -122,6 +167,10 @@ def views() -> dict[str, View]:
             with _app(lang) as app:
                 arrange(app)
                 shown[name if lang == "en" else f"{name}-{lang}"] = app.view()
+    for name, shot in BOARDS.items():
+        with _app(game=shot.game) as app:
+            _board(app, shot)
+            shown[name] = app.view()
     return shown
 
 

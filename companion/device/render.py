@@ -45,7 +45,20 @@ _DARK_SPRITE: Sprite = (".####.", "######", "######", "######", "######", ".####
 _SAFE_SPRITE: Sprite = (".#.", "###", ".#.")
 _WATER_SPRITE: Sprite = (".#...#.", "#.#.#.#", "...#...")
 
-_MARK_SPRITES: dict[Mark, Sprite] = {Mark.SAFE: _SAFE_SPRITE, Mark.WATER: _WATER_SPRITE}
+_SUN_SPRITE: Sprite = ("#.#.#", ".###.", "##.##", ".###.", "#.#.#")
+_MOON_SPRITE: Sprite = (".###", "##..", "#...", "##..", ".###")
+_BIRD_SPRITE: Sprite = ("#.....#", ".#...#.", "..#.#..", "...#...")
+_END_SPRITE: Sprite = ("#####", "#...#", "#.#.#", "#...#", "#####")
+
+_MARK_SPRITES: dict[Mark, Sprite] = {
+    Mark.SAFE: _SAFE_SPRITE,
+    Mark.WATER: _WATER_SPRITE,
+    Mark.SUN: _SUN_SPRITE,
+    Mark.MOON: _MOON_SPRITE,
+    Mark.BIRD: _BIRD_SPRITE,
+    Mark.END: _END_SPRITE,
+}
+TOKEN_HALF = 3  # a numbered piece: a 7x7 box around its number
 
 
 def render(view: View) -> Image.Image:
@@ -173,8 +186,8 @@ def _lines(
 def draw_grid(canvas: Canvas, grid: Grid, top: int) -> int:
     """Draw the board picture with its top at ``top``; returns the y under it."""
     columns = max(len(row) for row in grid.rows)
-    width = min(CELL_WIDTH, (WIDTH - 1) // columns)
     note_width = SMALL.width(grid.note) + 2 if grid.note else 0
+    width = min(CELL_WIDTH, (WIDTH - 1 - note_width) // columns)
     left = max((WIDTH - note_width - (columns * width + 1)) // 2, 0)
     for row_index, row in enumerate(grid.rows):
         for column, cell in enumerate(row):
@@ -190,6 +203,8 @@ def draw_grid(canvas: Canvas, grid: Grid, top: int) -> int:
 
 def _cell(canvas: Canvas, cell: Cell, x: int, y: int, width: int) -> None:
     x1, y1 = x + width, y + CELL_HEIGHT
+    if cell.mark is Mark.NOTHING:
+        return
     if cell.mark is Mark.GAP:
         canvas.put(
             ((px, py) for px in range(x, x1 + 1) for py in range(y, y1 + 1) if (px + py) % 2 == 0),
@@ -210,9 +225,25 @@ def _cell(canvas: Canvas, cell: Cell, x: int, y: int, width: int) -> None:
     elif cell.piece is Piece.OTHER:
         label = cell.label[:1]
         canvas.text(SMALL, (centre_x - SMALL.width(label) // 2, y + 2), label, fill=ink)
+    elif cell.label:  # a numbered piece, or a predator: its label in a box
+        _token(canvas, cell, centre_x, centre_y, ink)
     else:
         sprite = _PIECE_SPRITE if cell.piece is Piece.LIGHT else _DARK_SPRITE
         _centred_sprite(canvas, centre_x, centre_y, sprite, ink)
+
+
+def _token(canvas: Canvas, cell: Cell, centre_x: int, centre_y: int, ink: int) -> None:
+    """A light piece: its label in a frame; a dark piece or a predator: inverted."""
+    x0, y0 = centre_x - TOKEN_HALF, centre_y - TOKEN_HALF
+    x1, y1 = centre_x + TOKEN_HALF, centre_y + TOKEN_HALF
+    label = cell.label[:1]
+    if cell.piece is Piece.LIGHT:
+        canvas.frame(x0, y0, x1, y1, ink)
+        text_ink = ink
+    else:
+        canvas.fill(x0, y0, x1, y1, ink)
+        text_ink = 1 - ink
+    canvas.text(SMALL, (centre_x - SMALL.width(label) // 2, y0), label, fill=text_ink)
 
 
 def _centred_sprite(

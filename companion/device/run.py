@@ -17,15 +17,22 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.device import config as device_config
 from companion.device.app import App, DeviceInfo
-from companion.device.events import Effect, Stop
+from companion.device.camerathrows import CameraSetupError, CameraThrows, settings_for
+from companion.device.events import CameraFailed, Effect, Stop
 from companion.device.loop import EventLoop, contrast_effect
+from companion.device.screens import AwaitThrow
 from companion.device.state import Settings, StateStore
+from companion.errors import NotationError
+from companion.reading import kit_for
 from companion.savefile import data_dir
 from hardware.display import DRIVERS, ImageFiles, TerminalDisplay, open_oled
+
+if TYPE_CHECKING:
+    from hardware.buttons import Beeper
 
 KEYS: dict[str, tuple[str, bool]] = {
     "w": ("up", False),
@@ -55,6 +62,7 @@ class RunOptions:
     screen: str = "auto"  # auto (from the configuration), terminal, or a folder for PNGs
     state_dir: Path | None = None
     dev_mode: bool = False
+    source: str | None = None  # frames for the camera path: a folder, a video, a camera
 
 
 def run_device(options: RunOptions) -> int:
@@ -66,20 +74,80 @@ def run_device(options: RunOptions) -> int:
     settings = store.load_settings(defaults)
     if options.dev_mode:
         settings = replace(settings, dev_mode=True)
+    camera_spec = _camera_spec(options, config, on_pi)
     info = DeviceInfo(
         version=_version(),
         display=config.display_driver if on_pi else "terminal",
         address=_address,
         saver_after=config.saver_after,
+        camera=camera_spec is not None,
     )
     app = App(store, settings=settings, info=info)
     display = _display(options, config, on_pi)
     loop = EventLoop(app, display)
     loop.on_effect = _effects(display, app, on_pi)
     signal.signal(signal.SIGTERM, lambda *_: loop.events.put(Stop("SIGTERM")))
-    if on_pi:
-        return _run_on_pi(loop, config)
-    return _run_with_keyboard(loop)
+    camera = _camera(camera_spec, config, state_dir, loop)
+    try:
+        if on_pi:
+            return _run_on_pi(loop, config)
+        return _run_with_keyboard(loop)
+    finally:
+        if camera is not None:
+            camera.stop()
+
+
+def _camera_spec(
+    options: RunOptions, config: device_config.DeviceConfig, on_pi: bool
+) -> str | None:
+    """Where frames come from: ``--source``, else the configured camera (the Pi camera by
+    default on the Pi; none on a development machine unless configured)."""
+    if options.source is not None:
+        return options.source
+    if not config.camera:
+        return None
+    return config.camera_source or ("pi" if on_pi else None)
+
+
+def _camera(
+    spec: str | None, config: device_config.DeviceConfig, state_dir: Path, loop: EventLoop
+) -> CameraThrows | None:
+    """The camera thread, started; a camera that cannot be used is a message on the screen
+    (the throws are then entered by hand), never the end of the device."""
+    if spec is None:
+        return None
+    try:
+        settings = settings_for(
+            spec,
+            tray=config.camera_tray or state_dir / "tray",
+            profile=config.camera_profile,
+            size=(config.camera_width, config.camera_height),
+            still_frames=config.camera_still_frames,
+        )
+    except CameraSetupError as error:
+        loop.events.put(CameraFailed(str(error)))
+        return None
+    app = loop.app
+    camera = CameraThrows(
+        settings,
+        post=loop.events.put,
+        kit=lambda: _kit_of(app),
+        lang=lambda: app.settings.lang,
+        ready=lambda: isinstance(app.screen, AwaitThrow),
+    )
+    camera.start()
+    return camera
+
+
+def _kit_of(app: App) -> str | None:
+    """The kit of the game being played (read from the camera thread, never changed)."""
+    game = app.game
+    if game is None:
+        return None
+    try:
+        return kit_for(game.rules)
+    except NotationError:
+        return None
 
 
 def _run_on_pi(loop: EventLoop, config: device_config.DeviceConfig) -> int:
@@ -91,12 +159,42 @@ def _run_on_pi(loop: EventLoop, config: device_config.DeviceConfig) -> int:
         hold_time=config.hold_time,
         bounce_time=config.bounce_time,
     )
+    beeper = open_beeper(config)
+    if beeper is not None and loop.on_effect is not None:
+        loop.on_effect = beeping(loop.on_effect, beeper)
     try:
         notify("READY=1")
         loop.run(until=_watchdog_heartbeat())
     finally:
         buttons.close()
+        if beeper is not None:
+            beeper.close()
     return 0
+
+
+def open_beeper(config: device_config.DeviceConfig, *, pin_factory: Any = None) -> Beeper | None:
+    """The buzzer or LED of ``buzzer.pin``, if one is configured. It is only a signal:
+    when it cannot be set up the device says so on its error output and goes on without."""
+    from hardware.buttons import Beeper, ButtonError
+
+    if config.buzzer_pin is None:
+        return None
+    try:
+        return Beeper(config.buzzer_pin, pin_factory=pin_factory)
+    except ButtonError as error:
+        sys.stderr.write(f"{error}; going on without it\n")
+        return None
+
+
+def beeping(on_effect: Callable[[Effect], None], beeper: Beeper) -> Callable[[Effect], None]:
+    """``on_effect``, and a beep when a throw has been read (``Effect.BEEP``)."""
+
+    def with_beep(effect: Effect) -> None:
+        if effect is Effect.BEEP:
+            beeper.beep()
+        on_effect(effect)
+
+    return with_beep
 
 
 def _run_with_keyboard(loop: EventLoop) -> int:

@@ -16,7 +16,8 @@ class Piece(Enum):
     NONE = ""
     LIGHT = "light"  # white pieces, Ur's first player
     DARK = "dark"  # black pieces, Ur's second player
-    OTHER = "other"  # a third colour and more (Mehen), drawn with the player's number
+    OTHER = "other"  # a third colour and more (Mehen), drawn with the player's letter
+    PREDATOR = "predator"  # Mehen's lion: the player's letter, inverted
 
 
 class Mark(Enum):
@@ -26,6 +27,11 @@ class Mark(Enum):
     SAFE = "safe"  # a refuge, a rosette
     WATER = "water"
     GAP = "gap"  # no square here (Ur's board has holes)
+    NOTHING = "nothing"  # outside the board: nothing drawn (the tablet board's tail)
+    SUN = "sun"  # Senet-Modern's special squares
+    MOON = "moon"
+    BIRD = "bird"
+    END = "end"  # Mehen's tail and centre, where many pieces stand
 
 
 class Highlight(Enum):
@@ -40,7 +46,7 @@ class Cell:
     piece: Piece = Piece.NONE
     mark: Mark = Mark.PLAIN
     highlight: Highlight = Highlight.NONE
-    label: str = ""  # a player's number, for Piece.OTHER
+    label: str = ""  # a piece's number (Ur, Senet-Modern), a player's letter (Mehen)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,317 @@
+"""Throws read by the camera: frames -> settle detection -> the vision reader -> events.
+
+:class:`ThrowReader` is the pure part: fed one frame at a time, it waits for the tray to
+settle, reads the still frames with the kit of the rule set being played until two
+readings agree, and answers with a :class:`ThrowRead` (the throw in notation, as
+``companion.reading`` writes it) or a :class:`ThrowRefused` (the reason in the players'
+language). :class:`CameraThrows` runs a reader in its own thread over a frame source and
+only puts events on the device's queue; a camera that cannot be opened or stops
+delivering frames becomes a :class:`CameraFailed` (the throws are then entered by hand)
+and, once frames come again, a :class:`CameraBack`.
+
+This module imports ``vision`` (OpenCV, numpy) only inside its functions and methods, so
+the device runs without the camera pipeline installed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from companion.device.events import CameraBack, CameraFailed, Event, ThrowRead, ThrowRefused
+from companion.errors import CompanionError, NotationError
+from companion.reading import Seen, throw_text
+
+if TYPE_CHECKING:
+    from vision.observation import Observation
+    from vision.profile import Profile
+    from vision.reader import Reader
+    from vision.settle import Agreement, SettleDetector
+    from vision.tray import Tray
+
+READABLE_KITS = frozenset({"sticks4", "sticks3", "modern"})  # not yet Ur's d4s (vision.md)
+FOLDER_PACE_SECONDS = 0.05  # a folder or a video is read at 20 frames a second
+Frame = Any  # a BGR image (numpy array); typed loosely so the engine side needs no numpy
+Post = Callable[[Event], None]
+
+# What the players read when a throw is refused, by vision's reason (vision.observation.Reason).
+REFUSALS: dict[str, tuple[str, str]] = {
+    "on-edge": ("stick on its edge: throw again", "bâtonnet sur la tranche : relancez"),
+    "cocked": ("a die is not flat: throw again", "un dé n'est pas à plat : relancez"),
+    "overlap": ("pieces touch: throw again", "objets qui se touchent : relancez"),
+    "off-tray": ("out of the tray: throw again", "hors du plateau : relancez"),
+    "on-rim": ("leaning on the rim: throw again", "contre le bord : relancez"),
+    "hand": ("a hand is over the tray", "une main au-dessus du plateau"),
+    "missing": ("one is missing from the tray", "il en manque un sur le plateau"),
+    "too-many": ("too many on the tray", "trop d'objets sur le plateau"),
+    "unknown-object": ("something else is on the tray", "un objet inconnu sur le plateau"),
+    "unclear": ("a face is unclear: throw again", "une face illisible : relancez"),
+    "empty": ("the tray is empty", "le plateau est vide"),
+}
+CAMERA_PROBLEMS: dict[str, tuple[str, str]] = {
+    "not-installed": ("the camera pipeline is not installed", "la lecture n'est pas installée"),
+    "frame-size": (
+        "its pictures do not match the calibration",
+        "ses images ne vont pas avec la calibration",
+    ),
+    "ended": ("no more pictures", "plus d'images"),
+    "kit": ("it does not read this game's dice yet", "elle ne lit pas encore ces dés"),
+}
+
+
+def refusal_text(reason: str, lang: str) -> str:
+    english, french = REFUSALS.get(reason, (reason, reason))
+    return french if lang == "fr" else english
+
+
+def problem_text(key: str, lang: str) -> str:
+    english, french = CAMERA_PROBLEMS[key]
+    return french if lang == "fr" else english
+
+
+class CameraSetupError(CompanionError, OSError):
+    """The camera pipeline cannot start: not installed, no calibration, a bad profile."""
+
+
+class ThrowReader:
+    """Turns frames into throw events for the kit of the rule set being played."""
+
+    def __init__(
+        self, tray: Tray, profile: Profile, *, still_frames: int = 5, agreeing: int = 2
+    ) -> None:
+        from vision.reader import Reader
+        from vision.settle import Agreement, SettleDetector
+
+        self.reader: Reader = Reader(tray, profile)
+        self.settle: SettleDetector = SettleDetector.for_tray(tray.empty, still_frames)
+        self.agreement: Agreement[Event] = Agreement(agreeing)
+        self._reading = False  # the tray has settled: read frames until readings agree
+        self.readings = 0  # frames read, for measurements
+
+    def feed(self, frame: Frame, kit: str | None, lang: str) -> Event | None:
+        """The event for this frame, when a settled throw has just been read."""
+        from vision.settle import Scene
+
+        scene, ready = self.settle.update(frame)
+        if scene is not Scene.STILL:
+            self._reading = False
+            self.agreement.reset()
+            return None
+        self._reading = self._reading or ready
+        if not self._reading or kit is None:
+            return None
+        self.readings += 1
+        agreed = self.agreement.offer(self.event_of(self.observe(frame, kit), kit, lang))
+        if agreed is not None:
+            self._reading = False
+            self.agreement.reset()
+        return agreed
+
+    def observe(self, frame: Frame, kit: str) -> Observation:
+        from vision.kit import kit_named
+
+        return self.reader.read(frame, kit_named(kit))
+
+    @staticmethod
+    def event_of(observation: Observation, kit: str, lang: str) -> Event:
+        if observation.refused:
+            return ThrowRefused(refusal_text(observation.refusals[0].reason.value, lang))
+        seen = [Seen(item.kind.value, item.face, item.value) for item in observation.implements]
+        try:
+            return ThrowRead(throw_text(kit, seen))
+        except NotationError:
+            return ThrowRefused(refusal_text("unclear", lang))
+
+
+class FrameSource(Protocol):
+    """vision.sources.FrameSource: ``frames()`` ends when the source has no more."""
+
+    def frames(self) -> Iterator[Frame]: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """How :class:`CameraThrows` opens and reads its camera."""
+
+    open_source: Callable[[], FrameSource]
+    make_reader: Callable[[Frame], ThrowReader]  # from the first frame (which may calibrate)
+    live: bool = True  # a camera: retry after a failure; a folder or a video: stop at its end
+    retry_seconds: float = 2.0
+    pace_seconds: float = 0.0  # a folder or a video: time between frames, as a camera's
+
+
+class CameraThrows:
+    """Reads throws in a thread of its own; the device's loop only receives events.
+
+    ``kit`` and ``lang`` are asked on every frame (the players may start another game or
+    switch language); they must only read the App's state, never change it. A folder or
+    a video is read only while ``ready`` says a throw is awaited (a camera always is: its
+    picture changes by itself), so that its throws are not spent while the players move.
+    """
+
+    def __init__(
+        self,
+        settings: CameraSettings,
+        *,
+        post: Post,
+        kit: Callable[[], str | None],
+        lang: Callable[[], str],
+        ready: Callable[[], bool] = lambda: True,
+    ) -> None:
+        self.settings = settings
+        self.post = post
+        self.kit = kit
+        self.lang = lang
+        self.ready = ready
+        self.failed = False
+        self._reader: ThrowReader | None = None  # kept when the camera is opened again
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            ended = self._read_until_failure()
+            if ended or not self.settings.live:
+                return
+            self._stop.wait(self.settings.retry_seconds)
+
+    def _read_until_failure(self) -> bool:
+        """Read frames until the source fails (False) or ends for good (True)."""
+        try:
+            source = self.settings.open_source()
+        except Exception as error:  # any failure to open is the same to the players
+            self._fail(str(error))
+            return False
+        try:
+            return self._read_frames(source)
+        except Exception as error:  # picamera2 and OpenCV raise many kinds; none may escape
+            self._fail(str(error) or type(error).__name__)
+            return False
+        finally:
+            _close_quietly(source)
+
+    def _read_frames(self, source: FrameSource) -> bool:
+        for frame in source.frames():
+            if not self.settings.live and not self._wait_until_ready():
+                return True
+            if self._stop.is_set():
+                return True
+            if self._reader is None:
+                self._reader = self.settings.make_reader(frame)
+            reader = self._reader
+            kit = self.kit()
+            if kit is not None and kit not in READABLE_KITS:
+                self._fail(problem_text("kit", self.lang()))
+                continue
+            if self.failed:
+                self.failed = False
+                self.post(CameraBack())
+            try:
+                event = reader.feed(frame, kit, self.lang())
+            except ValueError:  # a frame of another size than the calibrated tray
+                self._fail(problem_text("frame-size", self.lang()))
+                return False
+            if event is not None:
+                self.post(event)
+        if not self.settings.live:
+            self._fail(problem_text("ended", self.lang()))
+            return True
+        return False
+
+    def _wait_until_ready(self) -> bool:
+        """Pace a folder or a video and hold it while no throw is awaited; False: stop."""
+        if self.settings.pace_seconds and self._stop.wait(self.settings.pace_seconds):
+            return False
+        while not self.ready():
+            if self._stop.wait(0.05):
+                return False
+        return True
+
+    def _fail(self, reason: str) -> None:
+        if not self.failed:
+            self.failed = True
+            self.post(CameraFailed(reason))
+
+
+def _close_quietly(source: FrameSource) -> None:
+    try:
+        source.close()
+    except Exception:  # a camera that failed may fail to close too; nothing more to do
+        return
+
+
+# ----- from the configuration -------------------------------------------------------------
+def load_tray(folder: Path | None, first_frame: Frame) -> Tray:
+    """The calibration in ``folder`` if there is one, else the first frame as the empty tray."""
+    from vision.tray import Tray, calibrate
+
+    if folder is not None and (folder / "tray.json").is_file():
+        return Tray.load(folder)
+    return calibrate(first_frame)
+
+
+def load_profile(path: Path | None) -> Profile:
+    from vision.profile import Profile, default_profile
+
+    return default_profile() if path is None else Profile.load(path)
+
+
+def settings_for(
+    spec: str,
+    *,
+    tray: Path | None,
+    profile: Path | None,
+    size: tuple[int, int] = (1200, 900),
+    still_frames: int = 5,
+) -> CameraSettings:
+    """Camera settings for ``spec``: ``pi``, a camera number, a video file or a folder.
+
+    Raises :class:`CameraSetupError` when the camera pipeline is not installed or the
+    profile cannot be read; a camera that cannot be opened fails later, in the thread,
+    as a message on the screen.
+    """
+    try:
+        from vision.errors import VisionError
+    except ImportError as missing:
+        raise CameraSetupError(f"camera: {missing.name} is not installed") from None
+    try:
+        chosen = load_profile(profile)
+    except VisionError as error:
+        raise CameraSetupError(f"camera: {error}") from None
+
+    def make_reader(first: Frame) -> ThrowReader:
+        return ThrowReader(load_tray(tray, first), chosen, still_frames=still_frames)
+
+    live = spec == "pi" or spec.isdigit()
+    return CameraSettings(
+        open_source=lambda: _open(spec, size),
+        make_reader=make_reader,
+        live=live,
+        pace_seconds=0.0 if live else FOLDER_PACE_SECONDS,
+    )
+
+
+def _open(spec: str, size: tuple[int, int]) -> FrameSource:
+    if spec == "pi":
+        from hardware.camera import PiCameraSource
+
+        return PiCameraSource(size)
+    from vision.sources import open_source
+
+    return open_source(spec)
