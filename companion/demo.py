@@ -12,6 +12,7 @@ from typing import Any
 
 from companion import games
 from companion.core import PASS, Move, RaceGame
+from companion.device.boards import screens_for
 from companion.rules import Explanation
 from companion.throws import MARKED, PLAIN
 
@@ -87,23 +88,20 @@ def _worth(game: AnyGame, move: Move) -> tuple[int, int]:
 
 def _tell_a_dispute(game: AnyGame, moves: list[Move], lang: str) -> bool:
     """Show the ruling on one tempting move the rules forbid, once per demo."""
-    squares = getattr(game.position, "squares", None)
-    if squares is None:  # only Senet positions list each side's squares
+    screens = screens_for(game)  # what each piece could try, as "why?" asks on the device
+    if screens is None:
         return False
-    throw = game.position.throw
-    if not isinstance(throw, int):  # written for a single score
-        return False
-    for start in squares[game.position.turn]:
-        candidate = Move(start, start + throw)
-        if candidate in moves:
-            continue
-        explanation: Explanation = game.explain(candidate)
-        if explanation.legal or explanation.deciding.rule.key in _DULL_DISPUTES:
-            continue
-        ruling = explanation.deciding
-        print(f"    why not {candidate}? {ruling.long(lang)}")
-        print(f"    rule {ruling.rule.id}: {ruling.source(lang)}")
-        return True
+    for square in screens.pieces(game):
+        for candidate in screens.moves_from(game, square):
+            if candidate in moves:
+                continue
+            explanation: Explanation = game.explain(candidate)
+            if explanation.legal or explanation.deciding.rule.key in _DULL_DISPUTES:
+                continue
+            ruling = explanation.deciding
+            print(f"    why not {candidate}? {ruling.long(lang)}")
+            print(f"    rule {ruling.rule.id}: {ruling.source(lang)}")
+            return True
     return False
 
 
