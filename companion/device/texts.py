@@ -110,6 +110,7 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "stats-rate": ("marked up {rate} ({low}-{high})", "marqué dessus {rate} ({low}-{high})"),
     "stats-fair": ("fair", "équitable"),
     "stats-independent": ("indep.", "indép."),
+    "stats-p": ("{test}: p={p}{flag}", "{test} : p={p}{flag}"),
     "stats-too-few": ("{test}: too few throws", "{test} : trop peu de lancers"),
     "stats-flag": ("! check sticks or camera", "! vérifier bâtonnets ou caméra"),
     "stats-ok": ("no flag (tests at {level})", "aucune alerte (seuil {level})"),

@@ -48,8 +48,8 @@ def pages(rules: RuleSet, log: LoggedThrows, lang: str) -> tuple[Page, ...]:
 def _test_line(name: str, test: Test, lang: str) -> str:
     if test.p_value is None:
         return texts.text("stats-too-few", lang, test=name)
-    mark = " !" if test.flagged else ""
-    return f"{name}: p={test.p_value:.2g}{mark}"
+    flag = " !" if test.flagged else ""
+    return texts.text("stats-p", lang, test=name, p=f"{test.p_value:.2g}", flag=flag)
 
 
 def _percent(value: float) -> str:
