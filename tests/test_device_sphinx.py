@@ -72,7 +72,7 @@ def test_new_game_screen_sets_rules_options_first_seat_and_the_sphinx(tmp_path: 
     setup_line(app, "Start")
     app.handle(SELECT, 1.0)
     assert app.game is not None
-    assert app.game.rules.players == 3 and app.game.rules.length == 100
+    assert app.game.rules.players == 3 and app.game.rules.length == 100  # type: ignore[attr-defined]
     assert app.settings.seats == ("person", "person", "easy") and app.settings.first == 1
     saved = json.loads(app.store.settings_path.read_text())
     assert saved["seats"] == ["person", "person", "easy"]
