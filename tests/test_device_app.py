@@ -184,7 +184,7 @@ def test_holding_back_opens_the_menu_and_back_resumes(app: App) -> None:
 
 def test_settings_change_and_are_saved(app: App) -> None:
     app.handle(HOLD_BACK, 2.0)
-    for _ in range(4):  # Resume, New game, Language, Throw statistics, Settings
+    for _ in range(5):  # Resume, Edit the position, New game, Language, Throw statistics, Settings
         app.handle(DOWN, 3.0)
     app.handle(SELECT, 4.0)
     assert isinstance(app.screen, SettingsMenu)

@@ -18,6 +18,7 @@ from companion.device.loop import EventLoop
 from companion.device.screens import (
     AwaitThrow,
     Choosing,
+    Editor,
     Hints,
     Menu,
     Message,
@@ -340,3 +341,68 @@ def test_statistics_of_dice_say_they_cover_sticks(tmp_path: Path) -> None:
 def test_menu_lists_the_statistics(tmp_path: Path) -> None:
     view = make_app(tmp_path).view()
     assert isinstance(view, MenuScreen) and "Throw statistics" in view.items
+
+
+# ----- editing the position ----------------------------------------------------------------
+HOLD_SELECT, HOLD_DOWN = Press(Key.SELECT, long=True), Press(Key.DOWN, long=True)
+
+
+def open_editor(app: App) -> Editor:
+    app.screen = Menu()
+    labels = [label for label, _ in app.menu_items()]
+    app.screen = Menu(labels.index("Edit the position"))
+    app.handle(SELECT, 9.0)
+    assert isinstance(app.screen, Editor)
+    return app.screen
+
+
+def test_a_senet_piece_is_moved_and_the_game_goes_on_from_there(tmp_path: Path) -> None:
+    app = started(make_app(tmp_path))
+    assert app.game is not None
+    app.game = app.game.rules.game("WBWBWBWBWB/........../.......... w - play 0/0")
+    open_editor(app)
+    view = app.view()
+    assert isinstance(view, BoardScreen) and view.header == "Edit: square 1"
+    assert view.lines[0].startswith("[W]")
+    for _ in range(3):  # W, B, /, . : the characters of Senet's board, backwards
+        app.handle(DOWN, 10.0)
+    app.handle(HOLD_SELECT, 11.0)  # white has a piece too few
+    assert isinstance(app.screen, Message) and "4 pieces" in app.screen.lines[0]
+    app.handle(SELECT, 12.0)
+    for _ in range(11):
+        app.handle(SELECT, 12.0)
+    view = app.view()
+    assert isinstance(view, BoardScreen) and view.header == "Edit: square 11"
+    for _ in range(3):
+        app.handle(UP, 13.0)
+    app.handle(HOLD_SELECT, 14.0)
+    assert app.game.fen() == ".BWBWBWBWB/W........./.......... w - play 0/0"
+    assert isinstance(app.screen, AwaitThrow) and app.game.history == []
+    saved = json.loads(app.store.game_path.read_text())
+    assert saved["position"] == app.game.fen() and saved["start"] == saved["position"]
+
+
+def test_a_text_that_is_no_position_is_refused_with_the_engines_message(tmp_path: Path) -> None:
+    app = started(make_app(tmp_path, game="ur-finkel"))
+    before = app.game.fen() if app.game is not None else ""
+    open_editor(app)
+    app.handle(HOLD_DOWN, 10.0)  # delete the first square: a row too short
+    app.handle(HOLD_SELECT, 11.0)
+    assert isinstance(app.screen, Message) and app.screen.title == "Problem"
+    assert app.game is not None and app.game.fen() == before
+    app.handle(SELECT, 12.0)
+    assert isinstance(app.screen, Editor) and len(app.screen.text) == len(before) - 1
+
+
+def test_editing_the_side_to_move_keeps_the_seats_on_their_sides(tmp_path: Path) -> None:
+    app = started(make_app(tmp_path, game="ur-finkel", seats=("person", "easy")))
+    assert app.sphinx_to_move() is None  # white: seat 1, a person
+    editing = open_editor(app)
+    turn = editing.text.index(" w ") + 1
+    while isinstance(app.screen, Editor) and app.screen.cursor != turn:
+        app.handle(SELECT, 10.0)
+    app.handle(UP, 10.0)  # w -> ... the next letter seen there: b
+    assert isinstance(app.screen, Editor) and app.screen.text[turn] == "b"
+    app.handle(HOLD_SELECT, 11.0)
+    assert app.game is not None and app.game.position.turn == 1
+    assert app.sphinx_to_move() is not None  # black: still the Sphinx's side

@@ -22,7 +22,7 @@ from typing import Any
 
 from companion import throwlog
 from companion.core import END, Move, RaceGame
-from companion.device import setup, texts, throwreport, views
+from companion.device import editor, setup, texts, throwreport, views
 from companion.device.boards import FamilyScreens, screens_for
 from companion.device.events import (
     CameraBack,
@@ -41,6 +41,7 @@ from companion.device.screens import (
     AwaitThrow,
     Choosing,
     ConfirmShutdown,
+    Editor,
     GameOver,
     Goodbye,
     Hints,
@@ -61,6 +62,7 @@ from companion.device.sphinxturn import (
     ThinkRequest,
     agrees_to_end,
     decides_before_throw,
+    players_of,
     seat_of_side,
     side_of_seat,
     think,
@@ -402,6 +404,9 @@ class App:
         if game is not None and not game.is_over():
             resume = self._t("resume", game=game.rules.name)
             items.append((resume, lambda: setattr(self, "screen", self._play_screen())))
+        if game is not None:
+            edit = (self._t("edit-position"), lambda: setattr(self, "screen", Editor(game.fen())))
+            items.append(edit)
         items.append((self._t("new-game"), self._set_up))
         name = texts.LANGUAGE_NAMES[self.lang]
         items.append((self._t("language", name=name), self._next_language))
@@ -413,6 +418,23 @@ class App:
         """The lines of the new-game screen for ``draft``; a change returns the new draft,
         or None to start the game."""
         return setup.items(draft, self.lang, next_language=self._next_language)
+
+    def _set_position(self, text: str, cursor: int) -> None:
+        """Play on from an edited position (checked by the engine); the seats keep their
+        sides. The history starts again from it: undo stops there."""
+        game = self._game()
+        try:
+            edited = game.rules.game(text)
+        except CompanionError as error:
+            self.screen = Message(self._t("problem"), (str(error),), Editor(text, cursor))
+            return
+        seat_of_first_side = seat_of_side(game, self.start, self.settings.first, 0)
+        first = (seat_of_first_side + edited.position.turn) % players_of(edited)
+        self.game, self.start = edited, edited.fen()
+        self._decided.clear()
+        self._change_settings(first=first)
+        self._save()
+        self.screen = self._play_screen()
 
     def _set_up(self) -> None:
         """The new-game screen on its "start" line: select again starts the same kind of
@@ -627,6 +649,25 @@ def _on_hints(app: App, screen: Hints, press: Press) -> None:
     app.screen = Choosing(moves.index(hinted) if hinted in moves else 0)
 
 
+def _on_editor(app: App, screen: Editor, press: Press) -> None:
+    text, cursor = screen.text, screen.cursor
+    rules = app._game().rules
+    if press.key in (Key.UP, Key.DOWN) and not press.long:
+        text = editor.cycled(rules, text, cursor, 1 if press.key is Key.UP else -1)
+    elif press.key is Key.UP:
+        text = editor.inserted(text, cursor)
+    elif press.key is Key.DOWN:
+        text = editor.deleted(text, cursor)
+        cursor = min(cursor, len(text) - 1)
+    elif press.key is Key.SELECT and press.long:
+        app._set_position(text, cursor)
+        return
+    else:
+        step = 1 if press.key is Key.SELECT else -1
+        cursor = _cycle(cursor, step, len(text))
+    app.screen = Editor(text, cursor)
+
+
 def _on_stats(app: App, screen: Stats, press: Press) -> None:
     if press.key in (Key.UP, Key.DOWN):
         step = -1 if press.key is Key.UP else 1
@@ -661,6 +702,7 @@ _PRESS_HANDLERS: dict[type[Any], Callable[[App, Any, Press], None]] = {
     SphinxMove: _on_sphinx_move,
     Hints: _on_hints,
     Stats: _on_stats,
+    Editor: _on_editor,
     SettingsMenu: _on_settings,
     AwaitThrow: _on_await_throw,
     ThrowShown: _on_throw_shown,

@@ -24,7 +24,15 @@ from companion.core import Move
 from companion.device.app import App, DeviceInfo
 from companion.device.events import Key, Press, ThrowRead
 from companion.device.render import render
-from companion.device.screens import Hints, Message, SettingsMenu, Setup, ThrowShown, Why
+from companion.device.screens import (
+    Editor,
+    Hints,
+    Message,
+    SettingsMenu,
+    Setup,
+    ThrowShown,
+    Why,
+)
 from companion.device.sphinxturn import Purpose, ThinkRequest, think
 from companion.device.state import Settings, StateStore
 from companion.device.view import View
@@ -162,6 +170,11 @@ def _stats_odds(app: App) -> None:
     app.handle(Press(Key.DOWN), 1.0)
 
 
+def _edit(app: App) -> None:
+    _midgame(app)
+    app.screen = Editor(app._game().fen(), cursor=14)  # square 14
+
+
 SCREENS: dict[str, Callable[[App], None]] = {
     "menu": _menu,
     "throw": _await_throw,
@@ -177,8 +190,9 @@ SCREENS: dict[str, Callable[[App], None]] = {
     "hints": _hints,
     "stats": _stats,
     "stats-odds": _stats_odds,
+    "edit": _edit,
 }
-FRENCH = ("score", "moves", "why", "setup", "sphinx-move", "hints", "stats")
+FRENCH = ("score", "moves", "why", "setup", "sphinx-move", "hints", "stats", "edit")
 
 
 def views() -> dict[str, View]:

@@ -52,6 +52,14 @@ class Hints:
 
 
 @dataclass(frozen=True)
+class Editor:
+    """The position's notation being edited; ``cursor`` is a character's index."""
+
+    text: str
+    cursor: int = 0
+
+
+@dataclass(frozen=True)
 class Stats:
     """The throw statistics, in pages of a title and lines (computed on entering)."""
 
@@ -113,6 +121,7 @@ Screen = (
     | SphinxMove
     | Hints
     | Stats
+    | Editor
     | AwaitThrow
     | ThrowShown
     | Choosing

@@ -95,6 +95,11 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "hints-title": ("What would I play?", "Que jouerais-je ?"),
     "hint-line": ("{rank}. {move}  {value}", "{rank}. {move}  {value}"),
     "hints-none": ("No move to compare.", "Aucun coup à comparer."),
+    # editing the position
+    "edit-position": ("Edit the position", "Modifier la position"),
+    "edit-square": ("Edit: square {square}", "Modifier : case {square}"),
+    "edit-help": ("hold OK: play from here", "maintenir OK : jouer d'ici"),
+    "edit-invalid": ("(not a position yet)", "(pas encore une position)"),
     # throw statistics
     "throw-stats": ("Throw statistics", "Statistiques des lancers"),
     "stats-title": ("Throws {game}", "Lancers {game}"),

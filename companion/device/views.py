@@ -6,10 +6,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.core import PASS, Move
+from companion.device import editor
 from companion.device.screens import (
     AwaitThrow,
     Choosing,
     ConfirmShutdown,
+    Editor,
     GameOver,
     Goodbye,
     Hints,
@@ -33,6 +35,7 @@ from companion.device.view import (
     ScoreScreen,
     View,
 )
+from companion.errors import CompanionError
 from companion.throws import Throw
 
 if TYPE_CHECKING:
@@ -211,6 +214,25 @@ def _setup(app: App, screen: Setup) -> View:
     return MenuScreen(app._t("new-game"), items, min(screen.cursor, len(items) - 1))
 
 
+def _editor(app: App, screen: Editor) -> View:
+    """The notation around the cursor under the board it describes (the game's board
+    while the text is no position yet)."""
+    game = app._game()
+    family = app.family()
+    note = ""
+    try:
+        edited = game.rules.game(screen.text)
+    except CompanionError:
+        edited, note = game, app._t("edit-invalid")
+    square = editor.senet_square(edited, screen.text, screen.cursor)
+    header = app._t("edit-square", square=square) if square else app._t("edit-position")
+    grid = family.grid(edited, cursor=square) if family is not None else None
+    text_board = () if family is not None else tuple(edited.board_lines())
+    lines = (editor.window(screen.text, screen.cursor), note or app._t("edit-help"))
+    corner = f"{screen.cursor + 1}/{len(screen.text)}"
+    return BoardScreen(header, grid, corner=corner, lines=lines, text_board=text_board)
+
+
 def _stats(app: App, screen: Stats) -> View:
     title, lines = screen.pages[min(screen.page, len(screen.pages) - 1)]
     return MessageScreen(title, lines)
@@ -274,6 +296,7 @@ _VIEWS: dict[type[Any], Callable[[App, Any], View]] = {
     SphinxMove: _sphinx_move,
     Hints: _hints,
     Stats: _stats,
+    Editor: _editor,
     SettingsMenu: _settings,
     ConfirmShutdown: _confirm,
     Message: _message,
