@@ -406,3 +406,26 @@ def test_editing_the_side_to_move_keeps_the_seats_on_their_sides(tmp_path: Path)
     app.handle(HOLD_SELECT, 11.0)
     assert app.game is not None and app.game.position.turn == 1
     assert app.sphinx_to_move() is not None  # black: still the Sphinx's side
+
+
+def test_when_the_sphinx_cannot_decide_the_players_choose_for_it(tmp_path: Path) -> None:
+    app = started(make_app(tmp_path, game="ur-finkel", seats=("easy", "person")))
+    app.handle(ThrowRead("2"), 2.0)
+    app.handle(SELECT, 3.0)
+    assert isinstance(app.screen, Thinking)
+    refused = SphinxAnswer("move", app.screen.fen, problem="no evaluation for this family")
+    app.handle(refused, 4.0)
+    assert isinstance(app.screen, Message) and app.screen.lines == (refused.problem,)
+    app.handle(SELECT, 5.0)
+    assert isinstance(app.screen, Choosing)
+
+
+def test_a_refusal_of_the_engine_comes_back_as_the_answers_problem() -> None:
+    from companion import games
+    from companion.device.sphinxturn import ThinkRequest, think
+    from companion.sphinx import Level
+
+    rules = games.get("ur-finkel")
+    fen = rules.game().fen()  # no throw pending: no move to choose yet
+    answer = think(ThinkRequest(Purpose.MOVE, rules, fen, Level.EASY, seed=1))
+    assert answer.moves == () and "throw first" in answer.problem

@@ -340,7 +340,11 @@ class App:
         waiting = self._unwrapped()
         if not isinstance(waiting, Thinking) or (waiting.purpose, waiting.fen) != key:
             return  # an answer to a question no longer asked (undone, left)
-        if answer.purpose != Purpose.HINT.value:
+        if answer.problem:  # the players choose for it (or throw) this time
+            self._decided.pop(key, None)
+            instead = Choosing() if self._game().position.throw is not None else AwaitThrow()
+            following: Screen = Message(self._t("problem"), (answer.problem,), instead)
+        elif answer.purpose != Purpose.HINT.value:
             self._decided[key] = answer
             following = self._play_screen()
         else:

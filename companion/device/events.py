@@ -60,6 +60,7 @@ class SphinxAnswer:
     moves: tuple[str, ...] = ()
     values: tuple[float, ...] = ()
     option: str = ""
+    problem: str = ""  # the Sphinx could not decide: why (the players choose instead)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.core import END, Move, RaceGame, RuleSet
 from companion.device.events import SphinxAnswer
+from companion.errors import CompanionError
 from companion.games.senet import Phase
 from companion.sphinx import Level, Sphinx
 
@@ -42,7 +43,15 @@ class ThinkRequest:
 
 
 def think(request: ThinkRequest) -> SphinxAnswer:
-    """The Sphinx's answer to a request (pure: builds its own game from the notation)."""
+    """The Sphinx's answer to a request (pure: builds its own game from the notation);
+    a refusal of the engine comes back as the answer's ``problem``."""
+    try:
+        return _think(request)
+    except CompanionError as error:
+        return SphinxAnswer(request.purpose.value, request.fen, problem=str(error))
+
+
+def _think(request: ThinkRequest) -> SphinxAnswer:
     game = request.rules.game(request.fen)
     sphinx = Sphinx(request.rules, level=request.level, seed=request.seed)
     purpose = request.purpose.value
