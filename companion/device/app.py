@@ -354,8 +354,7 @@ class App:
 
     def _sphinx_sides_agree_to_end(self) -> bool:
         game = self._game()
-        players = len(self.settings.seats)
-        for seat in range(players):
+        for seat in range(players_of(game)):
             if self.settings.seat(seat) == PERSON:
                 continue
             side = side_of_seat(game, self.start, self.settings.first, seat)
