@@ -429,3 +429,26 @@ def test_a_refusal_of_the_engine_comes_back_as_the_answers_problem() -> None:
     fen = rules.game().fen()  # no throw pending: no move to choose yet
     answer = think(ThinkRequest(Purpose.MOVE, rules, fen, Level.EASY, seed=1))
     assert answer.moves == () and "throw first" in answer.problem
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "squares"),
+    [
+        ("senet-kendall", "W.B......./........../.......... w - play 4/4", {0: 1, 2: 3, 11: 11}),
+        (
+            "senet-modern",
+            "W5B5W4B4W3B3W2B2W1B1/........../.......... w - off:- out:- play",
+            {0: 1, 1: 1, 2: 2, 19: 10, 21: 11, 32: 21},
+        ),
+    ],
+)
+def test_the_editor_names_the_square_under_the_cursor(
+    game: str, position: str, squares: dict[int, int]
+) -> None:
+    from companion import games
+    from companion.device.editor import board_square
+
+    played = games.get(game).game(position)
+    for cursor, square in squares.items():
+        assert board_square(played, position, cursor) == square, cursor
+    assert board_square(played, position, position.index(" ") + 1) is None

@@ -5,8 +5,8 @@ in line by editing the position's one-line notation (``docs/notation.md``), char
 by character: up/down cycle the character under the cursor through those the notation
 uses at that place, select and back move the cursor, holding up inserts a character and
 holding down deletes one, holding select checks the text with the engine's
-``parse_position`` and plays on from it. This works for every rule set; on a Senet board
-the cursor is also shown on the square it edits.
+``parse_position`` and plays on from it. This works for every rule set; on the boards of
+Senet and Senet-Modern the cursor also names (and shows) the square it edits.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from companion.randomplay import random_action
 AnyGame = RaceGame[Any]
 SAMPLE_ACTIONS = 300  # actions of a random game whose positions show the notation's characters
 SENET_ROW = 10
+BOARDS_OF_TEN = frozenset({"Senet", "Modern"})  # family classes whose board word is 3 rows
 WINDOW = 22  # characters of the notation shown around the cursor
 
 
@@ -99,11 +100,26 @@ def window(text: str, cursor: int) -> str:
     return f"{head}{shown}{tail}".replace(" ", "_")
 
 
-def senet_square(game: AnyGame, text: str, cursor: int) -> int | None:
-    """The Senet square a cursor in the board's word edits (rows of ten, '/' between)."""
-    if type(game).__name__ != "Senet" or " " in text[:cursor]:
+def board_square(game: AnyGame, text: str, cursor: int) -> int | None:
+    """The square a cursor in the board's word edits, on the boards of three rows of ten
+    written in track order (Senet; Senet-Modern, whose pieces carry their number: ``W5``)."""
+    if type(game).__name__ not in BOARDS_OF_TEN or " " in text[:cursor]:
         return None
-    row, column = divmod(cursor, SENET_ROW + 1)
-    if column == SENET_ROW or row > 2:
-        return None
-    return row * SENET_ROW + column + 1
+    rows = text.split(" ", 1)[0].split("/")
+    offset = 0
+    for row_index, row in enumerate(rows):
+        if cursor < offset + len(row):
+            return _square_in_row(row, cursor - offset, row_index)
+        offset += len(row) + 1  # the '/' after the row
+    return None
+
+
+def _square_in_row(row: str, at: int, row_index: int) -> int | None:
+    """Empty squares are one character, a piece its letter and the digits after it."""
+    squares = 0
+    for index, character in enumerate(row):
+        if not character.isdigit():
+            squares += 1
+        if index == at:
+            return row_index * SENET_ROW + squares if squares else None
+    return None

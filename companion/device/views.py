@@ -224,7 +224,7 @@ def _editor(app: App, screen: Editor) -> View:
         edited = game.rules.game(screen.text)
     except CompanionError:
         edited, note = game, app._t("edit-invalid")
-    square = editor.senet_square(edited, screen.text, screen.cursor)
+    square = editor.board_square(edited, screen.text, screen.cursor)
     header = app._t("edit-square", square=square) if square else app._t("edit-position")
     grid = family.grid(edited, cursor=square) if family is not None else None
     text_board = () if family is not None else tuple(edited.board_lines())
