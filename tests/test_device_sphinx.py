@@ -452,3 +452,15 @@ def test_the_editor_names_the_square_under_the_cursor(
     for cursor, square in squares.items():
         assert board_square(played, position, cursor) == square, cursor
     assert board_square(played, position, position.index(" ") + 1) is None
+
+
+def test_the_keyboard_holds_up_for_hints_and_down_for_the_editor(tmp_path: Path) -> None:
+    import io
+
+    from companion.device.events import Stop
+    from companion.device.run import read_keys
+
+    loop = EventLoop(make_app(tmp_path), dummy_display())
+    read_keys(io.StringIO("hxq"), loop)
+    presses = [loop.events.get_nowait() for _ in range(3)]
+    assert presses == [HOLD_UP, Press(Key.DOWN, long=True), Stop("keyboard")]
