@@ -1,10 +1,13 @@
 """Device speed and memory: first screen, RSS after a 200-move game, button to screen,
-render time.
+render time, the Sphinx's decisions on the device and buttons while it searches.
 
 Run: ``.venv/bin/python benchmarks/device.py [--json]``. Targets on the development
 machine: first screen under 2 s, RSS under 120 MB after a 200-move game, button to
-screen under 50 ms. The first screen and the memory are measured in fresh processes
-(``--child``), so the figures include Python's start and every import.
+screen under 50 ms, a decision of the Sphinx under 200 ms (every rule set and level,
+what the device asks: its move, and its choice before a throw where the rules offer one),
+button to screen under 50 ms while the Sphinx searches in its worker thread. The first
+screen and the memory are measured in fresh processes (``--child``), so the figures
+include Python's start and every import. Wall-clock figures: run on a quiet machine.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
+from companion import games
 from companion.device import gallery
 from companion.device.app import App, DeviceInfo
 from companion.device.events import Event, Key, Press
@@ -30,14 +35,23 @@ from companion.device.loop import EventLoop
 from companion.device.render import render
 from companion.device.screens import Choosing
 from companion.device.scripted import TablePlayer
+from companion.device.sphinxturn import Purpose, ThinkRequest, decides_before_throw, think
 from companion.device.state import Settings, StateStore
 from companion.device.throwsource import FakeThrows
+from companion.randomplay import random_action
+from companion.sphinx import Level
 from companion.throws import Throw
 from hardware.buttons import ButtonBoard
 from hardware.display import dummy_display
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = {"first_screen_s": 2.0, "rss_mb_after_200_moves": 120.0, "button_to_screen_ms": 50.0}
+TARGETS = {
+    "first_screen_s": 2.0,
+    "rss_mb_after_200_moves": 120.0,
+    "button_to_screen_ms": 50.0,
+    "sphinx_decision_ms_slowest": 200.0,
+    "button_while_sphinx_searches_ms": 50.0,
+}
 MOVES = 200
 PRESSES = 300
 
@@ -141,6 +155,58 @@ def _reach_a_choice(app: App, loop: EventLoop) -> None:
             loop.step(event)
 
 
+def sphinx_decision_ms() -> dict[str, float]:
+    """The slowest decision per rule set and level, from positions of random games."""
+    slowest: dict[str, float] = {}
+    for name in games.names():
+        rules = games.get(name)
+        for level in Level:
+            worst = 0.0
+            for seed in range(8):
+                game = rules.game()
+                rng = random.Random(seed)
+                for _ in range(20 + 10 * seed):
+                    if game.is_over():
+                        break
+                    random_action(game, rng)
+                if game.is_over():
+                    continue
+                if game.position.throw is None:
+                    if decides_before_throw(game):
+                        worst = max(worst, _think_ms(Purpose.BEFORE, game, level))
+                    game.throw(game.random_throw(rng))
+                worst = max(worst, _think_ms(Purpose.MOVE, game, level))
+            slowest[f"{name}/{level.value}"] = worst
+    return slowest
+
+
+def _think_ms(purpose: Purpose, game: Any, level: Level) -> float:
+    request = ThinkRequest(purpose, game.rules, game.fen(), level, seed=1)
+    start = time.perf_counter()
+    think(request)
+    return (time.perf_counter() - start) * 1000
+
+
+def button_while_searching_ms() -> list[float]:
+    """Button to screen while a strong search runs in another thread all along."""
+    busy = threading.Event()
+
+    def search() -> None:
+        rules = games.get("senet-modern")
+        game = rules.game()
+        game.throw(rules.parse_throw("3,5"))
+        while not busy.is_set():
+            think(ThinkRequest(Purpose.MOVE, rules, game.fen(), Level.STRONG, seed=1))
+
+    worker = threading.Thread(target=search, daemon=True)
+    worker.start()
+    try:
+        return button_to_screen_ms()
+    finally:
+        busy.set()
+        worker.join()
+
+
 def render_ms() -> dict[str, float]:
     timings: dict[str, float] = {}
     for name, view in gallery.views().items():
@@ -167,6 +233,8 @@ def main() -> int:
     firsts = [first_screen_seconds() for _ in range(3)]
     presses = button_to_screen_ms()
     renders = render_ms()
+    decisions = sphinx_decision_ms()
+    busy_presses = button_while_searching_ms()
     results = {
         "first_screen_s": statistics.median(firsts),
         "rss_mb_after_200_moves": rss_after_moves(),
@@ -174,7 +242,11 @@ def main() -> int:
         "button_to_screen_ms_p95": statistics.quantiles(presses, n=20)[-1],
         "render_ms_median": statistics.median(renders.values()),
         "render_ms_slowest": max(renders.values()),
+        "sphinx_decision_ms_slowest": max(decisions.values()),
+        "button_while_sphinx_searches_ms": statistics.median(busy_presses),
     }
+    slowest = max(decisions, key=lambda key: decisions[key])
+    print(f"slowest Sphinx decision: {slowest}", file=sys.stderr)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

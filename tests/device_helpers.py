@@ -17,10 +17,13 @@ def make_app(
     dev_mode: bool = False,
     saver_after: float = 300.0,
     seed: int = 1,
+    options: tuple[tuple[str, int], ...] = (),
+    seats: tuple[str, ...] = (),
 ) -> App:
+    settings = Settings(game=game, lang=lang, dev_mode=dev_mode, options=options, seats=seats)
     return App(
         StateStore(folder),
-        settings=Settings(game=game, lang=lang, dev_mode=dev_mode),
+        settings=settings,
         info=DeviceInfo(camera=True, saver_after=saver_after),
         rng=random.Random(seed),
     )

@@ -14,8 +14,9 @@ DEVICE = ENGINE / "device"
 HARDWARE = ROOT / "hardware"
 FORBIDDEN = {"vision", "hardware", "cv2", "gpiozero", "luma", "picamera2", "numpy", "PIL"}
 LAZY_ONLY = {"picamera2", "gpiozero", "luma.oled"}  # imported inside functions only
-# The application modules that wire the camera to the games (they import vision lazily).
-APPLICATION = {"vision_cli.py"}
+# Application modules: the camera wired to the games (vision imported lazily), and the
+# text demo, which asks the device's board knowledge what each piece could try.
+APPLICATION = {"vision_cli.py", "demo.py"}
 
 
 def imported_modules(path: Path, *, depth: int = 1) -> set[str]:

@@ -42,6 +42,7 @@ HOLD_SELECT, HOLD_BACK = Press(Key.SELECT, long=True), Press(Key.BACK, long=True
 def app(tmp_path: Path) -> App:
     app = make_app(tmp_path)
     app.handle(SELECT, 1.0)  # "New game"
+    app.handle(SELECT, 1.0)  # "Start the game", as set up
     return app
 
 
@@ -107,7 +108,8 @@ def test_throw_by_hand_cycles_the_outcomes(app: App) -> None:
 
 def test_dev_mode_offers_a_random_throw(tmp_path: Path) -> None:
     app = make_app(tmp_path, dev_mode=True)
-    app.handle(SELECT, 1.0)
+    app.handle(SELECT, 1.0)  # New game
+    app.handle(SELECT, 1.0)  # Start the game
     assert app.hand_choices()[0].label == "random"
     app.handle(SELECT, 2.0)
     assert isinstance(app.screen, ThrowShown)
@@ -182,7 +184,7 @@ def test_holding_back_opens_the_menu_and_back_resumes(app: App) -> None:
 
 def test_settings_change_and_are_saved(app: App) -> None:
     app.handle(HOLD_BACK, 2.0)
-    for _ in range(4):  # Resume, New game, Rules, Language, Settings
+    for _ in range(5):  # Resume, Edit the position, New game, Language, Throw statistics, Settings
         app.handle(DOWN, 3.0)
     app.handle(SELECT, 4.0)
     assert isinstance(app.screen, SettingsMenu)
@@ -196,13 +198,12 @@ def test_settings_change_and_are_saved(app: App) -> None:
 
 def test_language_switch(tmp_path: Path) -> None:
     app = make_app(tmp_path)
-    app.handle(DOWN, 1.0)
-    app.handle(DOWN, 1.0)
+    app.handle(DOWN, 1.0)  # New game, Language
     app.handle(SELECT, 2.0)
     assert app.settings.lang == "fr"
     app.handle(UP, 3.0)
-    app.handle(UP, 3.0)
     app.handle(SELECT, 4.0)
+    app.handle(SELECT, 4.0)  # "Commencer la partie"
     app.handle(ThrowRead("MPPP"), 5.0)
     view = app.view()
     assert isinstance(view, ScoreScreen) and view.consequence == "Rejouez"

@@ -176,6 +176,7 @@ def test_camera_failure_and_recovery(tmp_path: Path, sticks: tuple[ThrowPictures
     pictures, profile = sticks
     app = make_app(tmp_path)
     app.handle(Press(Key.SELECT), 1.0)  # new game
+    app.handle(Press(Key.SELECT), 1.0)  # started as set up
     loop = EventLoop(app, dummy_display())
     camera_source = _Camera(pictures)
     settings = CameraSettings(
@@ -211,7 +212,8 @@ def test_camera_failure_and_recovery(tmp_path: Path, sticks: tuple[ThrowPictures
 
 def test_a_missing_camera_is_a_message_and_hand_entry_stays(tmp_path: Path) -> None:
     app = make_app(tmp_path)
-    app.handle(Press(Key.SELECT), 1.0)
+    app.handle(Press(Key.SELECT), 1.0)  # new game
+    app.handle(Press(Key.SELECT), 1.0)  # started as set up
     loop = EventLoop(app, dummy_display())
     settings = settings_for("/no/such/camera", tray=None, profile=None)
     camera = CameraThrows(settings, post=loop.events.put, kit=lambda: "sticks4", lang=lambda: "en")
@@ -269,7 +271,8 @@ def _beeping_loop(tmp_path: Path, factory: Any) -> tuple[EventLoop, Any]:
     beeper = open_beeper(config, pin_factory=factory)
     assert beeper is not None
     app = make_app(tmp_path)
-    app.handle(Press(Key.SELECT), 1.0)  # a new game: waiting for the throw
+    app.handle(Press(Key.SELECT), 1.0)  # new game
+    app.handle(Press(Key.SELECT), 1.0)  # started as set up: waiting for the throw
     effects: list[Effect] = []
     loop = EventLoop(app, dummy_display(), on_effect=beeping(effects.append, beeper))
     return loop, factory.pin(12)

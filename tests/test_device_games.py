@@ -13,11 +13,12 @@ from device_helpers import make_app
 from gpiozero.pins.mock import MockFactory
 
 from companion import games, savefile
+from companion.core import Move
 from companion.device.app import App
-from companion.device.events import Event, Press
+from companion.device.events import Event, Press, SphinxAnswer
 from companion.device.loop import EventLoop
 from companion.device.render import render
-from companion.device.screens import GameOver
+from companion.device.screens import GameOver, Thinking
 from companion.device.scripted import TablePlayer
 from companion.device.throwsource import FakeThrows
 from hardware.buttons import ButtonBoard
@@ -57,12 +58,18 @@ class Table:
         else:
             self.loop.events.put(event)
             self.loop.run_pending()
+        self.wait_for_the_sphinx()
+
+    def wait_for_the_sphinx(self) -> None:
+        """The Sphinx searches in the loop's worker thread: its answer is an event."""
+        while isinstance(self.loop.app.screen, Thinking):
+            self.loop.step(self.loop.events.get(timeout=10))
 
 
-def play_through_buttons(app: App, *, seed: int, why_every: int = 0) -> Table:
+def play_through_buttons(app: App, *, seed: int, why_every: int = 0, hint_every: int = 0) -> Table:
     rng = random.Random(seed)
     table = Table(app)
-    player = TablePlayer(rng, FakeThrows(rng), why_every=why_every)
+    player = TablePlayer(rng, FakeThrows(rng), why_every=why_every, hint_every=hint_every)
     table.loop.show()
     try:
         for count in range(50_000):
@@ -146,3 +153,57 @@ def test_a_short_press_is_reported_on_release(tmp_path: Path) -> None:
         assert reported == [("down", False), ("down", True)]  # nothing more on release
     finally:
         board.close()
+
+
+# A person (random presses) against the Sphinx, one rule set per family: (rule set, its
+# options, the seats, the seed). Mehen on a 30-square board keeps the game short.
+SPHINX_GAMES = [
+    ("senet-kendall", (), ("person", "easy"), 8),
+    ("senet-modern", (), ("strong", "person"), 1),
+    ("mehen", (("length", 30),), ("normal", "person"), 7),
+    ("ur-tablet", (), ("person", "normal"), 1),
+    ("ur-finkel", (), ("easy", "person"), 1),
+]
+
+
+@pytest.mark.usefixtures("no_fsync")
+@pytest.mark.parametrize(("game", "options", "seats", "seed"), SPHINX_GAMES)
+def test_whole_game_against_the_sphinx(
+    tmp_path: Path,
+    game: str,
+    options: tuple[tuple[str, int], ...],
+    seats: tuple[str, ...],
+    seed: int,
+) -> None:
+    app = make_app(tmp_path, game=game, options=options, seats=seats, seed=seed)
+    answers: dict[str, str] = {}
+    original = app.handle
+
+    def spy(event: Event, now: float) -> None:
+        if isinstance(event, SphinxAnswer) and event.purpose == "move":
+            answers[event.fen] = event.moves[0]
+        original(event, now)
+
+    app.handle = spy  # type: ignore[method-assign]
+    play_through_buttons(app, seed=seed, hint_every=15)
+    assert isinstance(app.screen, GameOver)
+    assert app.game is not None and app.game.is_over()
+    assert dict(app.settings.options) == dict(options)
+    assert sphinx_moves_as_named(app, answers) >= 3
+
+
+def sphinx_moves_as_named(app: App, answers: dict[str, str]) -> int:
+    """Replays the game: each move played where the Sphinx had named one is that move."""
+    assert app.game is not None
+    replay = app.game.rules.game(app.start)
+    checked = 0
+    for action in app.game.history:
+        named = answers.get(replay.fen())
+        if isinstance(action, Move):
+            if named is not None:
+                assert str(action) == named, replay.fen()
+                checked += 1
+            replay.push(action)
+        else:
+            replay.throw(action)
+    return checked

@@ -40,6 +40,7 @@ def test_a_save_that_fails_is_reported_and_the_game_goes_on(tmp_path: Path) -> N
     tmp_path.chmod(0o500)
     try:
         app.handle(Press(Key.SELECT), 1.0)
+        app.handle(Press(Key.SELECT), 1.0)  # "Start the game"
         assert isinstance(app.screen, Message)
     finally:
         tmp_path.chmod(0o700)
@@ -49,6 +50,7 @@ def test_a_save_that_fails_is_reported_even_as_root(tmp_path: Path) -> None:
     blocked = tmp_path / "state"
     blocked.write_text("a file where the folder should be")
     app = make_app(blocked)
-    app.handle(Press(Key.SELECT), 1.0)  # new game: the save fails
+    app.handle(Press(Key.SELECT), 1.0)  # new game
+    app.handle(Press(Key.SELECT), 1.0)  # start it: the save fails
     assert isinstance(app.screen, Message)
     assert "could not be saved" in app.screen.lines[0]

@@ -6,7 +6,11 @@ pure renderer. Nothing here touches hardware: what the screens want done outside
 beep, the contrast, shutting down) is left in ``effects`` for the event loop.
 
 Buttons: up/down choose, select confirms, back goes back or undoes; holding select asks
-"why?", holding back opens the menu.
+"why?", holding up or down asks for hints, holding back opens the menu.
+
+When the Sphinx plays a seat, the screens ask it through a :class:`Thinking` screen: the
+request is left for the event loop (``Effect.THINK``), which runs the search off the loop
+and puts the answer back on the queue as a :class:`SphinxAnswer`.
 """
 
 from __future__ import annotations
@@ -16,9 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion import games
-from companion.core import Move, RaceGame
-from companion.device import texts, views
+from companion import throwlog
+from companion.core import END, Move, RaceGame
+from companion.device import editor, setup, texts, throwreport, views
 from companion.device.boards import FamilyScreens, screens_for
 from companion.device.events import (
     CameraBack,
@@ -27,6 +31,7 @@ from companion.device.events import (
     Event,
     Key,
     Press,
+    SphinxAnswer,
     Stop,
     ThrowRead,
     ThrowRefused,
@@ -36,19 +41,36 @@ from companion.device.screens import (
     AwaitThrow,
     Choosing,
     ConfirmShutdown,
+    Editor,
     GameOver,
     Goodbye,
+    Hints,
     Menu,
     Message,
     Saver,
     Screen,
     SettingsMenu,
+    Setup,
+    SphinxMove,
+    Stats,
+    Thinking,
     ThrowShown,
     Why,
 )
-from companion.device.state import Settings, StateStore
+from companion.device.sphinxturn import (
+    Purpose,
+    ThinkRequest,
+    agrees_to_end,
+    decides_before_throw,
+    players_of,
+    seat_of_side,
+    side_of_seat,
+    think,
+)
+from companion.device.state import PERSON, Settings, StateStore
 from companion.device.view import View
 from companion.errors import CompanionError
+from companion.sphinx import Level
 from companion.throws import Throw
 
 AnyGame = RaceGame[Any]
@@ -99,8 +121,20 @@ class App:
         self.finished = False
         self.game: AnyGame | None = None
         self.start = ""
-        self.screen: Screen = Menu()
+        self.request: ThinkRequest | None = None  # a decision for the loop to run
+        self._decided: dict[tuple[str, str], SphinxAnswer] = {}
+        self._screen: Screen = Menu()
         self._boot()
+
+    @property
+    def screen(self) -> Screen:
+        return self._screen
+
+    @screen.setter
+    def screen(self, screen: Screen) -> None:
+        if isinstance(screen, Thinking) and screen != self._screen:
+            self._ask(screen)
+        self._screen = screen
 
     # ----- life cycle -------------------------------------------------------------------
     def _boot(self) -> None:
@@ -122,6 +156,16 @@ class App:
         effects, self.effects = self.effects, []
         return effects
 
+    def take_request(self) -> ThinkRequest | None:
+        """The decision the Sphinx has to make, for the loop's worker (once)."""
+        request, self.request = self.request, None
+        return request
+
+    def answer_here(self) -> SphinxAnswer | None:
+        """Scripts without a loop: the Sphinx decides now, on this thread."""
+        request = self.take_request()
+        return think(request) if request is not None else None
+
     # ----- events -----------------------------------------------------------------------
     def handle(self, event: Event, now: float) -> None:
         """Move to the next screen after ``event``, at time ``now`` (seconds)."""
@@ -142,6 +186,8 @@ class App:
             self._tick()
         elif isinstance(event, ThrowRead):
             self._throw_read(event.shown)
+        elif isinstance(event, SphinxAnswer):
+            self._sphinx_answer(event)
         elif isinstance(event, ThrowRefused):
             self._throw_refused(event.reason)
         elif isinstance(event, CameraFailed):
@@ -161,7 +207,7 @@ class App:
     def _tick(self) -> None:
         screen = self.screen
         if isinstance(screen, ThrowShown) and self.now - screen.since >= SCORE_SHOWN_FOR:
-            self.screen = Choosing()
+            self.screen = self._play_screen()
         elif (
             not isinstance(screen, Saver | Goodbye)
             and self.now - self.last_press >= self.info.saver_after
@@ -185,19 +231,23 @@ class App:
         screen = self._unwrapped()
         if not isinstance(screen, AwaitThrow) or self.game is None:
             return  # a throw seen while the players move pieces is not a new throw
-        self._throw(self.game.rules.parse_throw(shown))
+        self._throw(self.game.rules.parse_throw(shown), source="camera")
 
     def _throw_refused(self, reason: str) -> None:
         if isinstance(self._unwrapped(), AwaitThrow):
             self.screen = Message(self._t("throw-again"), (reason,), self._unwrapped())
 
     # ----- actions on the game ----------------------------------------------------------
-    def _throw(self, throw: Throw) -> None:
+    def _throw(self, throw: Throw, *, source: str | None) -> None:
+        """Record a throw; one read or entered (``source``) is logged for the statistics,
+        a random one of dev mode is not."""
         game = self._game()
         game.throw(throw)
         self._save()
         self.effects.append(Effect.BEEP)
         self.screen = ThrowShown(self.now)
+        if source is not None:
+            throwlog.record(self.store.throw_log_path, game.rules.name, throw, source=source)
 
     def _confirm(self, move: Move) -> None:
         game = self._game()
@@ -214,11 +264,19 @@ class App:
         self._save()
         self.screen = self._play_screen()
 
-    def _new_game(self) -> None:
-        self.game = games.get(self.settings.game).game()
+    def _new_game(self, draft: Settings) -> None:
+        """Start the game set up in ``draft``; its seats are saved with the settings so a
+        resumed game keeps its Sphinx."""
+        rules = draft.rules()
+        seats = tuple(draft.seat(index) for index in range(rules.players))
+        self._change_settings(
+            game=draft.game, options=draft.options, first=draft.first, seats=seats
+        )
+        self.game = rules.game()
         self.start = self.game.fen()
+        self._decided.clear()
         self._save()
-        self.screen = AwaitThrow()
+        self.screen = self._play_screen()
 
     def _save(self) -> None:
         if self.game is not None:
@@ -230,15 +288,82 @@ class App:
         return self.game
 
     def _play_screen(self) -> Screen:
-        """The screen that fits the game's state: throw, choose a move, or game over."""
+        """The screen that fits the game's state: throw, choose a move, the Sphinx's turn,
+        or game over."""
         game = self.game
         if game is None:
             return Menu()
         if game.is_over():
             return GameOver()
+        sphinx = self.sphinx_to_move() is not None
+        fen = game.fen()
         if game.position.throw is None:
+            if sphinx and decides_before_throw(game):
+                answer = self._decided.get((Purpose.BEFORE.value, fen))
+                if answer is None:
+                    return Thinking(Purpose.BEFORE.value, fen)
+                if answer.moves:
+                    return SphinxMove(Move.parse(answer.moves[0]))
             return AwaitThrow()
+        if sphinx:
+            answer = self._decided.get((Purpose.MOVE.value, fen))
+            if answer is None:
+                return Thinking(Purpose.MOVE.value, fen)
+            return SphinxMove(Move.parse(answer.moves[0]))
         return Choosing()
+
+    # ----- the Sphinx -------------------------------------------------------------------
+    def seat_to_move(self) -> int:
+        game = self._game()
+        return seat_of_side(game, self.start, self.settings.first, game.position.turn)
+
+    def sphinx_to_move(self) -> Level | None:
+        """The Sphinx's level when it plays the side to move, else None."""
+        kind = self.settings.seat(self.seat_to_move())
+        return None if kind == PERSON else Level(kind)
+
+    def sphinx_advice(self) -> str:
+        """How the Sphinx chose to throw (a key of the game's throw options), if it chose."""
+        answer = self._decided.get((Purpose.BEFORE.value, self._game().fen()))
+        return answer.option if answer is not None else ""
+
+    def _ask(self, screen: Thinking) -> None:
+        purpose = Purpose(screen.purpose)
+        level = Level.NORMAL if purpose is Purpose.HINT else self.sphinx_to_move()
+        seed = self.rng.randrange(2**31)
+        rules = self._game().rules
+        self.request = ThinkRequest(purpose, rules, screen.fen, level or Level.NORMAL, seed)
+        self.effects.append(Effect.THINK)
+
+    def _sphinx_answer(self, answer: SphinxAnswer) -> None:
+        key = (answer.purpose, answer.fen)
+        waiting = self._unwrapped()
+        if not isinstance(waiting, Thinking) or (waiting.purpose, waiting.fen) != key:
+            return  # an answer to a question no longer asked (undone, left)
+        if answer.problem:  # the players choose for it (or throw) this time
+            self._decided.pop(key, None)
+            instead = Choosing() if self._game().position.throw is not None else AwaitThrow()
+            following: Screen = Message(self._t("problem"), (answer.problem,), instead)
+        elif answer.purpose != Purpose.HINT.value:
+            self._decided[key] = answer
+            following = self._play_screen()
+        else:
+            moves = tuple(Move.parse(move) for move in answer.moves)
+            following = Hints(moves, answer.values)
+        self.screen = _rewrapped(self.screen, following)
+
+    def _sphinx_sides_agree_to_end(self) -> bool:
+        game = self._game()
+        for seat in range(players_of(game)):
+            if self.settings.seat(seat) == PERSON:
+                continue
+            side = side_of_seat(game, self.start, self.settings.first, seat)
+            if not agrees_to_end(game, side):
+                return False
+        return True
+
+    def _ask_hints(self) -> None:
+        self.screen = Thinking(Purpose.HINT.value, self._game().fen())
 
     def _goodbye(self) -> None:
         self.screen = Goodbye()
@@ -254,8 +379,10 @@ class App:
         """Throws offered by hand (a random one first in dev mode), and moves that may
         be made instead of throwing."""
         game = self._game()
+        sphinx = self.sphinx_to_move() is not None  # it chose already: throw for it
         choices = [
-            HandChoice(self._t("instead", move=move), move=move) for move in game.legal_moves()
+            HandChoice(self._t("instead", move=move), move=move)
+            for move in ([] if sphinx else game.legal_moves())
         ]
         if self.settings.dev_mode:
             choices.append(HandChoice(self._t("random")))
@@ -275,18 +402,53 @@ class App:
         return family.pieces(self._game()) if family is not None else []
 
     def menu_items(self) -> list[tuple[str, Callable[[], None]]]:
-        rules = games.get(self.settings.game)
         items: list[tuple[str, Callable[[], None]]] = []
         game = self.game
         if game is not None and not game.is_over():
             resume = self._t("resume", game=game.rules.name)
             items.append((resume, lambda: setattr(self, "screen", self._play_screen())))
-        items.append((self._t("new-game"), self._new_game))
-        items.append((self._t("rules", game=rules.name), self._next_rule_set))
+        if game is not None:
+            edit = (self._t("edit-position"), lambda: setattr(self, "screen", Editor(game.fen())))
+            items.append(edit)
+        items.append((self._t("new-game"), self._set_up))
         name = texts.LANGUAGE_NAMES[self.lang]
         items.append((self._t("language", name=name), self._next_language))
+        items.append((self._t("throw-stats"), self._show_stats))
         items.append((self._t("settings"), lambda: setattr(self, "screen", SettingsMenu())))
         return items
+
+    def setup_items(self, draft: Settings) -> list[tuple[str, setup.Change]]:
+        """The lines of the new-game screen for ``draft``; a change returns the new draft,
+        or None to start the game."""
+        return setup.items(draft, self.lang, next_language=self._next_language)
+
+    def _set_position(self, text: str, cursor: int) -> None:
+        """Play on from an edited position (checked by the engine); the seats keep their
+        sides. The history starts again from it: undo stops there."""
+        game = self._game()
+        try:
+            edited = game.rules.game(text)
+        except CompanionError as error:
+            self.screen = Message(self._t("problem"), (str(error),), Editor(text, cursor))
+            return
+        seat_of_first_side = seat_of_side(game, self.start, self.settings.first, 0)
+        first = (seat_of_first_side + edited.position.turn) % players_of(edited)
+        self.game, self.start = edited, edited.fen()
+        self._decided.clear()
+        self._change_settings(first=first)
+        self._save()
+        self.screen = self._play_screen()
+
+    def _set_up(self) -> None:
+        """The new-game screen on its "start" line: select again starts the same kind of
+        game; up goes through the rule set, its options, the language and the seats."""
+        lines = self.setup_items(self.settings)
+        self.screen = Setup(len(lines) - 1, self.settings)
+
+    def _show_stats(self) -> None:
+        rules = self.game.rules if self.game is not None else self.settings.rules()
+        log = throwlog.read(self.store.throw_log_path, rules.name)
+        self.screen = Stats(throwreport.pages(rules, log, self.lang))
 
     def settings_items(self) -> list[tuple[str, Callable[[], None]]]:
         state = self._t("on" if self.settings.dev_mode else "off")
@@ -300,11 +462,6 @@ class App:
             (self._t("enrol"), self._no_vision),
             (self._t("shut-down"), lambda: setattr(self, "screen", ConfirmShutdown())),
         ]
-
-    def _next_rule_set(self) -> None:
-        names = games.names()
-        following = names[(names.index(self.settings.game) + 1) % len(names)]
-        self._change_settings(game=following)
 
     def _next_language(self) -> None:
         languages = texts.LANGUAGES
@@ -330,6 +487,15 @@ class App:
 
 def _nothing() -> None:
     return None
+
+
+def _rewrapped(screen: Screen, inner: Screen) -> Screen:
+    """``screen`` with the screen under its messages replaced by ``inner``."""
+    if isinstance(screen, Message):
+        return replace(screen, then=_rewrapped(screen.then, inner))
+    if isinstance(screen, Saver):
+        return Saver(_rewrapped(screen.then, inner))
+    return inner
 
 
 def _distinct_outcomes(game: AnyGame) -> list[tuple[int | str, str]]:
@@ -399,11 +565,14 @@ def _on_await_throw(app: App, screen: AwaitThrow, press: Press) -> None:
         app.screen = AwaitThrow(_cycle(screen.choice, step, len(choices)))
     elif press.key is Key.SELECT and not press.long:
         choice = choices[min(screen.choice, len(choices) - 1)]
-        if choice.move is not None:
+        if choice.move == END and not app._sphinx_sides_agree_to_end():
+            app.screen = Message(app._t("problem"), (app._t("sphinx-refuses-end"),), screen)
+        elif choice.move is not None:
             app._confirm(choice.move)
+        elif choice.throw is not None:
+            app._throw(choice.throw, source="typed")
         else:
-            game = app._game()
-            app._throw(choice.throw or game.random_throw(app.rng))
+            app._throw(app._game().random_throw(app.rng), source=None)
     elif press.key is Key.BACK:
         app._undo()
 
@@ -412,14 +581,16 @@ def _on_throw_shown(app: App, screen: ThrowShown, press: Press) -> None:
     if press.key is Key.BACK:
         app._undo()  # the throw was misread: take it back and enter it again
     else:
-        app.screen = Choosing()
+        app.screen = app._play_screen()
 
 
 def _on_choosing(app: App, screen: Choosing, press: Press) -> None:
     moves = app.moves()
-    if press.key in (Key.UP, Key.DOWN):
+    if press.key in (Key.UP, Key.DOWN) and not press.long:
         step = -1 if press.key is Key.UP else 1
         app.screen = Choosing(_cycle(screen.index, step, len(moves)))
+    elif press.key in (Key.UP, Key.DOWN) and press.long:
+        app._ask_hints()
     elif press.key is Key.SELECT and press.long:
         app.screen = Why(_start_piece(app, moves[min(screen.index, len(moves) - 1)]))
     elif press.key is Key.SELECT:
@@ -440,6 +611,72 @@ def _on_why(app: App, screen: Why, press: Press) -> None:
         app.screen = Why(_cycle(screen.index, step, len(pieces)))
     else:
         app.screen = Choosing()
+
+
+def _on_setup(app: App, screen: Setup, press: Press) -> None:
+    items = app.setup_items(screen.draft)
+    if press.key in (Key.UP, Key.DOWN):
+        step = -1 if press.key is Key.UP else 1
+        app.screen = Setup(_cycle(screen.cursor, step, len(items)), screen.draft)
+    elif press.key is Key.SELECT:
+        draft = items[min(screen.cursor, len(items) - 1)][1](screen.draft)
+        if draft is None:
+            app._new_game(screen.draft)
+        else:
+            app.screen = Setup(screen.cursor, draft)
+    elif press.key is Key.BACK:
+        app.screen = Menu()
+
+
+def _on_thinking(app: App, screen: Thinking, press: Press) -> None:
+    if press.key is Key.BACK and screen.purpose == Purpose.HINT.value:
+        app.screen = Choosing()  # no need to wait for the hints
+    elif press.key is Key.BACK:
+        app._undo()
+
+
+def _on_sphinx_move(app: App, screen: SphinxMove, press: Press) -> None:
+    if press.key is Key.SELECT and not press.long:
+        app._confirm(screen.move)  # the players moved the Sphinx's piece
+    elif press.key is Key.BACK:
+        app._undo()
+
+
+def _on_hints(app: App, screen: Hints, press: Press) -> None:
+    if press.key in (Key.UP, Key.DOWN) and screen.moves:
+        step = -1 if press.key is Key.UP else 1
+        app.screen = replace(screen, index=_cycle(screen.index, step, len(screen.moves)))
+        return
+    moves = app.moves()
+    hinted = screen.moves[screen.index] if screen.moves else None
+    app.screen = Choosing(moves.index(hinted) if hinted in moves else 0)
+
+
+def _on_editor(app: App, screen: Editor, press: Press) -> None:
+    text, cursor = screen.text, screen.cursor
+    rules = app._game().rules
+    if press.key in (Key.UP, Key.DOWN) and not press.long:
+        text = editor.cycled(rules, text, cursor, 1 if press.key is Key.UP else -1)
+    elif press.key is Key.UP:
+        text = editor.inserted(text, cursor)
+    elif press.key is Key.DOWN:
+        text = editor.deleted(text, cursor)
+        cursor = min(cursor, len(text) - 1)
+    elif press.key is Key.SELECT and press.long:
+        app._set_position(text, cursor)
+        return
+    else:
+        step = 1 if press.key is Key.SELECT else -1
+        cursor = _cycle(cursor, step, len(text))
+    app.screen = Editor(text, cursor)
+
+
+def _on_stats(app: App, screen: Stats, press: Press) -> None:
+    if press.key in (Key.UP, Key.DOWN):
+        step = -1 if press.key is Key.UP else 1
+        app.screen = replace(screen, page=_cycle(screen.page, step, len(screen.pages)))
+    else:
+        app.screen = Menu()
 
 
 def _on_game_over(app: App, screen: GameOver, press: Press) -> None:
@@ -463,6 +700,12 @@ def _on_message(app: App, screen: Message, press: Press) -> None:
 
 _PRESS_HANDLERS: dict[type[Any], Callable[[App, Any, Press], None]] = {
     Menu: _on_menu,
+    Setup: _on_setup,
+    Thinking: _on_thinking,
+    SphinxMove: _on_sphinx_move,
+    Hints: _on_hints,
+    Stats: _on_stats,
+    Editor: _on_editor,
     SettingsMenu: _on_settings,
     AwaitThrow: _on_await_throw,
     ThrowShown: _on_throw_shown,

@@ -51,6 +51,19 @@ class CameraBack:
 
 
 @dataclass(frozen=True)
+class SphinxAnswer:
+    """The Sphinx decided (in a worker thread): for ``purpose`` in position ``fen``, its
+    moves in notation (best first), their values for hints, and how it throws."""
+
+    purpose: str
+    fen: str
+    moves: tuple[str, ...] = ()
+    values: tuple[float, ...] = ()
+    option: str = ""
+    problem: str = ""  # the Sphinx could not decide: why (the players choose instead)
+
+
+@dataclass(frozen=True)
 class Tick:
     """Time passes: the loop sends one when no other event came for a while."""
 
@@ -62,7 +75,7 @@ class Stop:
     reason: str = ""
 
 
-Event = Press | ThrowRead | ThrowRefused | CameraFailed | CameraBack | Tick | Stop
+Event = Press | ThrowRead | ThrowRefused | CameraFailed | CameraBack | SphinxAnswer | Tick | Stop
 
 
 class Effect(Enum):
@@ -72,3 +85,4 @@ class Effect(Enum):
     CONTRAST = "contrast"  # the contrast setting changed
     SHUTDOWN = "shutdown"  # the player confirmed "shut down"
     FINISHED = "finished"  # the loop should end
+    THINK = "think"  # the Sphinx has a decision to make: run it off the loop

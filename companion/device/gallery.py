@@ -14,19 +14,31 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PIL import Image
 
-from companion import games
+from companion import games, throwlog
+from companion.core import Move
 from companion.device.app import App, DeviceInfo
 from companion.device.events import Key, Press, ThrowRead
 from companion.device.render import render
-from companion.device.screens import Choosing, Message, SettingsMenu, ThrowShown, Why
+from companion.device.screens import (
+    Choosing,
+    Editor,
+    Hints,
+    Message,
+    SettingsMenu,
+    Setup,
+    ThrowShown,
+    Why,
+)
+from companion.device.sphinxturn import Purpose, ThinkRequest, think
 from companion.device.state import Settings, StateStore
 from companion.device.view import View
 from companion.randomplay import random_action
+from companion.sphinx import Level
 
 # A game of Senet (Kendall) well under way, from a fixed seed; white is to throw.
 MIDGAME_SEED = 7
@@ -101,6 +113,69 @@ def _problem(app: App) -> None:
     app.screen = Message("Problem", (problem,), app.screen)
 
 
+def _setup(app: App) -> None:
+    app.settings = replace(app.settings, seats=("person", "normal"))
+    app.handle(Press(Key.SELECT), 1.0)  # New game: on its "start" line
+    assert isinstance(app.screen, Setup)
+    app.screen = replace(app.screen, cursor=app.screen.cursor - 1)
+
+
+def _sphinx_seat_to_move(app: App) -> None:
+    """The Sphinx (easy: no time budget, so the same move everywhere) plays the side to
+    move of the midgame."""
+    seats = ["person", "person"]
+    seats[app.seat_to_move()] = "easy"
+    app.settings = replace(app.settings, seats=tuple(seats))
+
+
+def _sphinx_throw(app: App) -> None:
+    _midgame(app)
+    _sphinx_seat_to_move(app)
+    app.screen = app._play_screen()
+
+
+def _sphinx_move(app: App) -> None:
+    _sphinx_throw(app)
+    app.handle(ThrowRead("MMMP"), 1.0)
+    app.handle(Press(Key.SELECT), 2.0)  # past the score: the Sphinx thinks
+    answer = app.answer_here()
+    assert answer is not None
+    app.handle(answer, 3.0)
+
+
+def _hints(app: App) -> None:
+    """Hints at the first depth (the device asks for more within a time budget, which
+    would make the picture depend on the machine's speed)."""
+    _moves(app)
+    game = app._game()
+    request = ThinkRequest(Purpose.HINT, game.rules, game.fen(), Level.EASY, seed=1)
+    answer = think(request)
+    moves = tuple(Move.parse(move) for move in answer.moves)
+    app.screen = Hints(moves, answer.values, index=1)
+
+
+# A set of sticks that lands marked up a little more often than fair ones.
+LOGGED_SCORES = (1,) * 21 + (2,) * 38 + (3,) * 27 + (4,) * 9 + (6,) * 5
+
+
+def _stats(app: App) -> None:
+    rules = games.get(app.settings.game)
+    for score in LOGGED_SCORES:
+        throw = rules.parse_throw(str(score))
+        throwlog.record(app.store.throw_log_path, rules.name, throw, source="typed")
+    app._show_stats()
+
+
+def _stats_odds(app: App) -> None:
+    _stats(app)
+    app.handle(Press(Key.DOWN), 1.0)
+
+
+def _edit(app: App) -> None:
+    _midgame(app)
+    app.screen = Editor(app._game().fen(), cursor=14)  # square 14
+
+
 SCREENS: dict[str, Callable[[App], None]] = {
     "menu": _menu,
     "throw": _await_throw,
@@ -110,8 +185,15 @@ SCREENS: dict[str, Callable[[App], None]] = {
     "game-over": _game_over,
     "settings": _settings,
     "problem": _problem,
+    "setup": _setup,
+    "sphinx-throw": _sphinx_throw,
+    "sphinx-move": _sphinx_move,
+    "hints": _hints,
+    "stats": _stats,
+    "stats-odds": _stats_odds,
+    "edit": _edit,
 }
-FRENCH = ("score", "moves", "why")
+FRENCH = ("score", "moves", "why", "setup", "sphinx-move", "hints", "stats", "edit")
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ shut down). When nothing happens for a while it sends a :class:`Tick`.
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from companion.device.app import App
 from companion.device.events import Effect, Event, Key, Press, Tick
 from companion.device.render import render
+from companion.device.sphinxturn import ThinkRequest, think
 from companion.device.view import View
 from hardware.display import Display
 
@@ -60,8 +62,20 @@ class EventLoop:
         self.app.handle(event, self.clock())
         self.show()
         for effect in self.app.take_effects():
+            if effect is Effect.THINK:
+                self._think(self.app.take_request())
             if self.on_effect is not None:
                 self.on_effect(effect)
+
+    def _think(self, request: ThinkRequest | None) -> None:
+        """The Sphinx searches in a worker thread: the buttons keep answering meanwhile,
+        and its answer comes back as an event (the thread touches no state)."""
+        if request is None:
+            return
+        worker = threading.Thread(
+            target=lambda: self.events.put(think(request)), name="sphinx", daemon=True
+        )
+        worker.start()
 
     def run_pending(self) -> int:
         """Handle every event already queued, without waiting; returns how many."""

@@ -44,6 +44,8 @@ KEYS: dict[str, tuple[str, bool]] = {
     "\r": ("select", False),
     "\n": ("select", False),
     " ": ("select", False),
+    "h": ("up", True),  # hold up: hints; in the editor, insert a character
+    "x": ("down", True),  # hold down: in the editor, delete a character
     "?": ("select", True),
     "y": ("select", True),
     "b": ("back", False),
@@ -52,7 +54,7 @@ KEYS: dict[str, tuple[str, bool]] = {
 }
 KEY_HELP = (
     "keys: w/s or arrows = up/down, Enter = select, ? = hold select (why), "
-    "b = back, m = hold back (menu), q = quit"
+    "h = hold up (hints), x = hold down, b = back, m = hold back (menu), q = quit"
 )
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.core import Move
+from companion.device.state import Settings
+
 
 @dataclass(frozen=True)
 class Menu:
@@ -12,8 +15,56 @@ class Menu:
 
 
 @dataclass(frozen=True)
+class Setup:
+    """A new game being set up: the rule set, its options, who starts, who sits where."""
+
+    cursor: int
+    draft: Settings
+
+
+@dataclass(frozen=True)
 class AwaitThrow:
     choice: int = 0  # index into the throws (and moves instead of a throw) offered by hand
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """The Sphinx searches (in a worker thread); its answer moves on from here."""
+
+    purpose: str  # a sphinxturn.Purpose value
+    fen: str
+
+
+@dataclass(frozen=True)
+class SphinxMove:
+    """The Sphinx names its move; the players make it on the board and confirm."""
+
+    move: Move
+
+
+@dataclass(frozen=True)
+class Hints:
+    """ "What would you play?": the best moves with their values."""
+
+    moves: tuple[Move, ...]
+    values: tuple[float, ...]
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class Editor:
+    """The position's notation being edited; ``cursor`` is a character's index."""
+
+    text: str
+    cursor: int = 0
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The throw statistics, in pages of a title and lines (computed on entering)."""
+
+    pages: tuple[tuple[str, tuple[str, ...]], ...]
+    page: int = 0
 
 
 @dataclass(frozen=True)
@@ -65,6 +116,12 @@ class Goodbye:
 
 Screen = (
     Menu
+    | Setup
+    | Thinking
+    | SphinxMove
+    | Hints
+    | Stats
+    | Editor
     | AwaitThrow
     | ThrowShown
     | Choosing

@@ -24,9 +24,13 @@ from companion.device.screens import (
     AwaitThrow,
     Choosing,
     GameOver,
+    Hints,
     Menu,
     Message,
     Saver,
+    Setup,
+    SphinxMove,
+    Thinking,
     ThrowShown,
     Why,
 )
@@ -39,10 +43,18 @@ SELECT, DOWN, BACK = Press(Key.SELECT), Press(Key.DOWN), Press(Key.BACK)
 class TablePlayer:
     """Chooses the next presses (or throw readings) for the screen the App shows."""
 
-    def __init__(self, rng: random.Random, throws: ThrowSource, *, why_every: int = 0) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        throws: ThrowSource,
+        *,
+        why_every: int = 0,
+        hint_every: int = 0,
+    ) -> None:
         self.rng = rng
         self.throws = throws
         self.why_every = why_every  # ask "why?" before every n-th move (0: never)
+        self.hint_every = hint_every  # ask for hints before every n-th move (0: never)
         self.moves_chosen = 0
 
     def next_events(self, app: App) -> list[Event]:
@@ -52,10 +64,19 @@ class TablePlayer:
             return [SELECT]
         if isinstance(screen, Menu):
             return self._new_game(app, screen.cursor)
+        if isinstance(screen, Setup):
+            return self._start(app, screen)
         if isinstance(screen, AwaitThrow):
             return [self.throws.next_throw(app._game().rules)]
+        if isinstance(screen, Thinking):  # no event loop here: the Sphinx decides now
+            answer = app.answer_here()
+            return [answer] if answer is not None else []
+        if isinstance(screen, SphinxMove):
+            return [SELECT]  # the Sphinx's piece moved as it said
         if isinstance(screen, Why):
             return [DOWN, BACK]
+        if isinstance(screen, Hints):
+            return [DOWN, SELECT]  # back to the moves, at the second-best one
         if isinstance(screen, Choosing):
             return self._choose(app, screen.index)
         if isinstance(screen, GameOver):
@@ -68,9 +89,17 @@ class TablePlayer:
         presses: list[Event] = [DOWN] * ((target - cursor) % len(labels))
         return [*presses, SELECT]
 
+    def _start(self, app: App, screen: Setup) -> list[Event]:
+        """Start with the settings as they are (a test sets the seats beforehand)."""
+        labels = [label for label, _ in app.setup_items(screen.draft)]
+        target = labels.index(texts.text("start-game", app.lang))
+        return [*[DOWN] * ((target - screen.cursor) % len(labels)), SELECT]
+
     def _choose(self, app: App, index: int) -> list[Event]:
         self.moves_chosen += 1
         moves = app.moves()
+        if self.hint_every and self.moves_chosen % self.hint_every == 0:
+            return [Press(Key.UP, long=True)]  # the Hints screen comes back to Choosing
         chosen = self.rng.randrange(len(moves))
         presses: list[Event] = [DOWN] * ((chosen - index) % len(moves))
         if self.why_every and self.moves_chosen % self.why_every == 0:

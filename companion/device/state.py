@@ -15,12 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from companion import games, savefile
-from companion.core import RaceGame
+from companion.core import RaceGame, RuleSet
 from companion.errors import CompanionError, SaveFileError
 
 AnyGame = RaceGame[Any]
 GAME_FILE = "game.json"
 SETTINGS_FILE = "settings.json"
+THROW_LOG_FILE = "throws.jsonl"
+PERSON = "person"
+SEAT_KINDS = (PERSON, "easy", "normal", "strong")  # a person, or the Sphinx at a level
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,18 @@ class Settings:
     lang: str = "en"
     contrast: int = 255
     dev_mode: bool = False
+    options: tuple[tuple[str, int], ...] = ()  # the rule set's options (Mehen's players)
+    first: int = 0  # the seat that plays (or throws) first
+    seats: tuple[str, ...] = ()  # per seat, in seating order: PERSON or a Sphinx level
+
+    def rules(self) -> RuleSet:
+        """The rule set with its options."""
+        values = {name: str(value) for name, value in self.options}
+        return games.get(self.game).with_options(values)
+
+    def seat(self, index: int) -> str:
+        """Who plays seat ``index``: PERSON unless a Sphinx level was chosen."""
+        return self.seats[index] if index < len(self.seats) else PERSON
 
 
 class StateStore:
@@ -55,6 +70,11 @@ class StateStore:
     @property
     def settings_path(self) -> Path:
         return self.directory / SETTINGS_FILE
+
+    @property
+    def throw_log_path(self) -> Path:
+        """Throws read or entered at this table, for the statistics (``companion stats``)."""
+        return self.directory / THROW_LOG_FILE
 
     def load_game(self) -> tuple[AnyGame, str] | None:
         """The saved game and its start position, or None (nothing saved, or unreadable)."""
@@ -113,10 +133,32 @@ def _settings_from(record: object, defaults: Settings) -> Settings:
             continue
         value = record[field.name]
         expected = type(getattr(defaults, field.name))
+        if expected is tuple and type(value) is list:
+            value = _tuple_of(field.name, value)
         if type(value) is not expected:
             raise SaveFileError(f"{field.name} should be a {expected.__name__}")
         values[field.name] = value
     settings = replace(defaults, **values)  # type: ignore[arg-type]
     if settings.game not in games.names():
         raise SaveFileError(f"game {settings.game!r} is no rule set")
+    unknown = [seat for seat in settings.seats if seat not in SEAT_KINDS]
+    if unknown:
+        raise SaveFileError(f"seats: {unknown[0]!r} is none of {', '.join(SEAT_KINDS)}")
+    players = settings.rules().players  # raises NotationError for options out of range
+    if not 0 <= settings.first < players:
+        raise SaveFileError(f"first: seat {settings.first} of {players}")
     return settings
+
+
+def _tuple_of(name: str, items: list[Any]) -> tuple[Any, ...]:
+    """JSON lists back into the tuples of Settings: seats, and options as name-value pairs."""
+    if name != "options":
+        return tuple(items)
+    pairs = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+            raise SaveFileError(f"options should be [name, value] pairs, not {item!r}")
+        if type(item[1]) is not int:
+            raise SaveFileError(f"option {item[0]} should be a whole number")
+        pairs.append((item[0], item[1]))
+    return tuple(pairs)

@@ -63,7 +63,68 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "ok-continue": ("OK: continue", "OK : continuer"),
     "nothing-to-undo": ("Nothing to undo.", "Rien à annuler."),
     "undone": ("Undone: {action}", "Annulé : {action}"),
+    # setting up a new game
+    "starts": ("First: seat {seat}", "Commence : place {seat}"),
+    "throws-first": ("First to throw: seat {seat}", "Lance en premier : place {seat}"),
+    "seat": ("Seat {number}: {who}", "Place {number} : {who}"),
+    "person": ("a person", "une personne"),
+    "sphinx-level": ("Sphinx, {level}", "Sphinx, {level}"),
+    "level-easy": ("easy", "facile"),
+    "level-normal": ("normal", "normal"),
+    "level-strong": ("strong", "fort"),
+    "option-players": ("Players: {value}", "Joueurs : {value}"),
+    "option-length": ("Board: {value} squares", "Plateau : {value} cases"),
+    "option-layout": ("Board layout: {value}", "Plateau : tracé {value}"),
+    "start-game": ("Start the game", "Commencer la partie"),
+    # the Sphinx
+    "sphinx": ("Sphinx", "Sphinx"),
+    "sphinx-thinks": ("The Sphinx is thinking...", "Le Sphinx réfléchit..."),
+    "sphinx-plays": ("Sphinx plays {move}:", "Le Sphinx joue {move} :"),
+    "sphinx-move-it": ("move it for me, then OK", "déplacez-le pour moi, puis OK"),
+    "sphinx-passes": ("The Sphinx cannot move: OK", "Le Sphinx ne peut pas jouer : OK"),
+    "sphinx-instead": (
+        "Sphinx plays {move} instead of throwing",
+        "Le Sphinx joue {move} sans lancer",
+    ),
+    "throw-for-sphinx": ("Throw for the Sphinx", "Lancez pour le Sphinx"),
+    "sphinx-option": ("Throw for the Sphinx: {option}", "Lancez pour le Sphinx : {option}"),
+    "sphinx-refuses-end": (
+        "The Sphinx does not agree to end the game.",
+        "Le Sphinx refuse d'arrêter la partie.",
+    ),
+    "hints-title": ("What would I play?", "Que jouerais-je ?"),
+    "hint-line": ("{rank}. {move}  {value}", "{rank}. {move}  {value}"),
+    "hints-none": ("No move to compare.", "Aucun coup à comparer."),
+    # editing the position
+    "edit-position": ("Edit the position", "Modifier la position"),
+    "edit-square": ("Edit: square {square}", "Modifier : case {square}"),
+    "edit-help": ("hold OK: play from here", "maintenir OK : jouer d'ici"),
+    "edit-invalid": ("(not a position yet)", "(pas encore une position)"),
+    # throw statistics
+    "throw-stats": ("Throw statistics", "Statistiques des lancers"),
+    "stats-title": ("Throws {game}", "Lancers {game}"),
+    "stats-sticks-only": (
+        "Statistics cover sets of two-faced sticks only.",
+        "Les statistiques portent sur les bâtonnets à deux faces.",
+    ),
+    "stats-none": (
+        "No throw logged yet: throws read or entered are counted.",
+        "Aucun lancer noté : les lancers lus ou saisis sont comptés.",
+    ),
+    "stats-throws": ("{count} throws logged", "{count} lancers notés"),
+    "stats-rate": ("marked up {rate} ({low}-{high})", "marqué dessus {rate} ({low}-{high})"),
+    "stats-fair": ("fair", "équitable"),
+    "stats-independent": ("indep.", "indép."),
+    "stats-p": ("{test}: p={p}{flag}", "{test} : p={p}{flag}"),
+    "stats-too-few": ("{test}: too few throws", "{test} : trop peu de lancers"),
+    "stats-flag": ("! check sticks or camera", "! vérifier bâtonnets ou caméra"),
+    "stats-ok": ("no flag (tests at {level})", "aucune alerte (seuil {level})"),
+    "stats-odds-head": ("sc table set seen", "sc table jeu vus"),
 }
+
+
+def has(key: str) -> bool:
+    return key in _TEXTS
 
 
 def text(key: str, lang: str, **values: object) -> str:

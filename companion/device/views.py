@@ -6,16 +6,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.core import PASS, Move
+from companion.device import editor
 from companion.device.screens import (
     AwaitThrow,
     Choosing,
     ConfirmShutdown,
+    Editor,
     GameOver,
     Goodbye,
+    Hints,
     Menu,
     Message,
     Saver,
     SettingsMenu,
+    Setup,
+    SphinxMove,
+    Stats,
+    Thinking,
     ThrowShown,
     Why,
 )
@@ -28,6 +35,7 @@ from companion.device.view import (
     ScoreScreen,
     View,
 )
+from companion.errors import CompanionError
 from companion.throws import Throw
 
 if TYPE_CHECKING:
@@ -45,7 +53,8 @@ def _header(app: App) -> str:
     game = app._game()
     family = app.family()
     counts = f"  {family.counts(game, app.lang)}" if family is not None else ""
-    return f"{game.turn_label(app.lang)}{counts}"
+    sphinx = f"{app._t('sphinx')}: " if app.sphinx_to_move() is not None else ""
+    return f"{sphinx}{game.turn_label(app.lang)}{counts}"
 
 
 def _grid(app: App, *, move: Move | None = None, cursor: int | None = None) -> Grid | None:
@@ -63,6 +72,9 @@ def _await_throw(app: App, screen: AwaitThrow) -> View:
     choices = app.hand_choices()
     choice = choices[min(screen.choice, len(choices) - 1)]
     prompt = app._t("throw-now" if app.camera_ok else "throw-by-hand")
+    if app.sphinx_to_move() is not None:
+        advice = app.sphinx_advice()
+        prompt = app._t("sphinx-option", option=advice) if advice else app._t("throw-for-sphinx")
     return BoardScreen(
         _header(app),
         _grid(app),
@@ -149,6 +161,83 @@ def _why(app: App, screen: Why) -> View:
     )
 
 
+def _thinking(app: App, screen: Thinking) -> View:
+    return BoardScreen(
+        _header(app),
+        _grid(app),
+        corner=str(_last_throw(app) or "") if app._game().position.throw is not None else "",
+        lines=(app._t("sphinx-thinks"),),
+        text_board=_text_board(app),
+    )
+
+
+def _sphinx_move(app: App, screen: SphinxMove) -> View:
+    game = app._game()
+    move = screen.move
+    if move == PASS:
+        lines: tuple[str, ...] = (app._t("sphinx-passes"),)
+    elif game.position.throw is None:
+        lines = (app._t("sphinx-instead", move=move),)
+    else:
+        lines = (app._t("sphinx-plays", move=move), app._t("sphinx-move-it"))
+    pending = game.position.throw is not None
+    return BoardScreen(
+        _header(app),
+        _grid(app, move=None if not move.moves_a_piece else move),
+        corner=str(_last_throw(app) or "") if pending else "",
+        lines=lines,
+        text_board=_text_board(app),
+    )
+
+
+def _hints(app: App, screen: Hints) -> View:
+    if not screen.moves:
+        return MessageScreen(app._t("hints-title"), (app._t("hints-none"),))
+    index = min(screen.index, len(screen.moves) - 1)
+    lines = tuple(
+        app._t("hint-line", rank=rank + 1, move=move, value=f"{value:+.1f}")
+        for rank, (move, value) in enumerate(zip(screen.moves, screen.values, strict=True))
+    )
+    move = screen.moves[index]
+    return BoardScreen(
+        app._t("hints-title"),
+        _grid(app, move=move if move.moves_a_piece else None),
+        corner=str(_last_throw(app) or ""),
+        lines=lines,
+        text_board=_text_board(app),
+        inverted_line=index,
+    )
+
+
+def _setup(app: App, screen: Setup) -> View:
+    items = tuple(label for label, _ in app.setup_items(screen.draft))
+    return MenuScreen(app._t("new-game"), items, min(screen.cursor, len(items) - 1))
+
+
+def _editor(app: App, screen: Editor) -> View:
+    """The notation around the cursor under the board it describes (the game's board
+    while the text is no position yet)."""
+    game = app._game()
+    family = app.family()
+    note = ""
+    try:
+        edited = game.rules.game(screen.text)
+    except CompanionError:
+        edited, note = game, app._t("edit-invalid")
+    square = editor.board_square(edited, screen.text, screen.cursor)
+    header = app._t("edit-square", square=square) if square else app._t("edit-position")
+    grid = family.grid(edited, cursor=square) if family is not None else None
+    text_board = () if family is not None else tuple(edited.board_lines())
+    lines = (editor.window(screen.text, screen.cursor), note or app._t("edit-help"))
+    corner = f"{screen.cursor + 1}/{len(screen.text)}"
+    return BoardScreen(header, grid, corner=corner, lines=lines, text_board=text_board)
+
+
+def _stats(app: App, screen: Stats) -> View:
+    title, lines = screen.pages[min(screen.page, len(screen.pages) - 1)]
+    return MessageScreen(title, lines)
+
+
 def _game_over(app: App, screen: GameOver) -> View:
     game = app._game()
     winner = game.winner()
@@ -202,6 +291,12 @@ _VIEWS: dict[type[Any], Callable[[App, Any], View]] = {
     Why: _why,
     GameOver: _game_over,
     Menu: _menu,
+    Setup: _setup,
+    Thinking: _thinking,
+    SphinxMove: _sphinx_move,
+    Hints: _hints,
+    Stats: _stats,
+    Editor: _editor,
     SettingsMenu: _settings,
     ConfirmShutdown: _confirm,
     Message: _message,
