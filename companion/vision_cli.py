@@ -265,27 +265,20 @@ def _report(name: str, observation: Observation, args: argparse.Namespace) -> di
 
 def _watch(args: argparse.Namespace) -> int:
     from vision.reader import Reader
-    from vision.settle import Agreement, SettleDetector
+    from vision.watcher import ThrowWatcher
 
     kit = _kit(args)
     profile = _load_profile(args.profile)
     with _opened(args.source) as frames:
         first = next(frames)
         tray = _load_tray(args.tray, first)
-        reader = Reader(tray, profile)
-        settle = SettleDetector.for_tray(tray.empty, args.still)
-        agreement: Agreement[str] = Agreement()
+        watcher = ThrowWatcher(Reader(tray, profile), kit, still_frames=args.still)
         count = 0
         for frame in frames:
-            _, ready = settle.update(frame)
-            if not ready:
-                continue
             started = time.perf_counter()
-            observation = reader.read(frame, kit)
-            if agreement.offer(observation.summary()) is None:
-                settle._fired = False  # read the next still frame too, until two agree
+            observation = watcher.offer(frame)
+            if observation is None:
                 continue
-            agreement.reset()
             count += 1
             elapsed = (time.perf_counter() - started) * 1000
             _report(f"throw {count} ({elapsed:.0f} ms)", observation, args)

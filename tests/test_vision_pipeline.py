@@ -19,6 +19,7 @@ from vision.settle import Agreement, Scene, SettleDetector
 from vision.shapes import Shape, classify
 from vision.synthetic import SyntheticScene, scene
 from vision.tray import Tray, calibrate
+from vision.watcher import ThrowWatcher
 
 ENROL_SEEDS = range(9000, 9008)
 
@@ -156,3 +157,26 @@ def test_agreement_needs_consecutive_equal_answers() -> None:
     assert agreement.offer("MMPP") is None
     assert agreement.offer("MPPP") is None
     assert agreement.offer("MPPP") == "MPPP"
+
+
+def test_settle_read_again_fires_on_the_next_still_frame() -> None:
+    made = scene(2, "sticks4")
+    detector = SettleDetector.for_tray(made.empty, still_frames=2)
+    fired = [detector.update(made.frame)[1] for _ in range(3)]
+    assert fired == [False, True, False] and detector.settled
+    detector.read_again()
+    assert detector.update(made.frame) == (Scene.STILL, True)
+    detector.reset()
+    assert not detector.settled
+
+
+def test_watcher_reports_each_settled_throw_once(profile: Profile) -> None:
+    made = scene(3, "sticks4")
+    reader = Reader(calibrate(made.empty), profile)
+    watcher = ThrowWatcher(reader, kit_named("sticks4"), still_frames=2)
+    moved = np.roll(made.frame, 30, axis=0)
+    frames = [made.empty, moved, *[made.frame] * 6, made.empty, *[made.frame] * 5]
+    reported = [watcher.offer(frame) for frame in frames]
+    readings = [index for index, seen in enumerate(reported) if seen is not None]
+    assert readings == [5, 12]  # still twice, then two agreeing readings; again after emptying
+    assert reported[5] == reader.read(made.frame, kit_named("sticks4"))
