@@ -28,6 +28,7 @@ from vision.shapes import Shape, classify
 from vision.tray import Image, Tray
 
 ON_RIM_MM = 10.0  # reaching this far past the floor's edge: leaning on the rim
+D6_HEIGHT_MM = 16.5  # the dice are 15-18 mm: an error of a millimetre moves the top face little
 OFF_TRAY_MM = 35.0  # this far: on top of the rim or outside
 _SHAPE_REASONS = {
     Shape.ON_EDGE: Reason.ON_EDGE,
@@ -89,7 +90,8 @@ class Reader:
         return Implement(kind, blob.box, reading.confidence, face=face)
 
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
-        pips = count_pips(frame, blob, self.tray.px_per_mm)
+        lift = self.tray.lift(*blob.centre, D6_HEIGHT_MM)
+        pips = count_pips(frame, blob, self.tray.px_per_mm, lift)
         if pips.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
