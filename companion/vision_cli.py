@@ -171,22 +171,28 @@ def _nonempty(frames: Iterator[Any], error: Exception) -> Iterator[Any]:
 
 
 def _enrol(args: argparse.Namespace) -> int:
-    from vision.dataset import enrolment_examples, load_scenes
+    from vision.dataset import enrolment_examples, enrolment_glyphs, load_scenes
     from vision.profile import enrol
 
+    glyphs: list[Any] = []
     if args.labels is not None:
-        examples = list(enrolment_examples(load_scenes(args.labels)))
+        scenes = load_scenes(args.labels)
+        examples = list(enrolment_examples(scenes))
+        glyphs = list(enrolment_glyphs(scenes))
     elif args.source is not None:
         examples = _guided_examples(args)
     else:
         raise VisionSetupError("give --labels DIR, or --source and --tray for guided enrolment")
-    profile = enrol(args.out.stem, examples)
+    profile = enrol(args.out.stem, examples, glyphs)
     profile.save(args.out)
     for prototype in profile.prototypes:
         print(
             f"{prototype.kind.value} {prototype.face} ({prototype.look}): "
             f"{prototype.examples} examples"
         )
+    if glyphs:
+        values = sorted({glyph.value for glyph in glyphs})
+        print(f"d4 numerals: {len(glyphs)} examples of {values}")
     print(f"profile written to {args.out}")
     return 0
 

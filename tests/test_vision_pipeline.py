@@ -11,6 +11,7 @@ import pytest
 from vision.errors import ProfileError
 from vision.features import face_features, stick_strip
 from vision.kit import kit_named
+from vision.numerals import Glyph, apex_patches
 from vision.observation import Kind, Observation, Reason
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
@@ -180,3 +181,41 @@ def test_watcher_reports_each_settled_throw_once(profile: Profile) -> None:
     readings = [index for index, seen in enumerate(reported) if seen is not None]
     assert readings == [5, 12]  # still twice, then two agreeing readings; again after emptying
     assert reported[5] == reader.read(made.frame, kit_named("sticks4"))
+
+
+def _glyphs(seeds: range) -> list[Glyph]:
+    glyphs = []
+    for seed in seeds:
+        made = scene(seed, "ur-nostick")
+        tray = calibrate(made.empty)
+        (truth,) = made.objects
+        for blob in Segmenter(tray).foreground(made.frame).blobs:
+            if classify(blob).kind is Kind.D4:
+                patches = apex_patches(made.frame, blob, tray.px_per_mm) or []
+                glyphs.extend(Glyph(int(truth["value"]), "synthetic", p) for p in patches)
+    return glyphs
+
+
+@pytest.fixture(scope="module")
+def d4_profile(profile: Profile) -> Profile:
+    return Profile("with-d4", profile.prototypes, tuple(_glyphs(range(9100, 9116))))
+
+
+def test_d4_numerals_are_read_once_enrolled(d4_profile: Profile, profile: Profile) -> None:
+    outcomes = []
+    for seed in range(10):
+        made, observation = _read(seed, "ur-nostick", d4_profile)
+        if not observation.refused:
+            (read,) = observation.of_kind(Kind.D4)
+            assert read.value == made.objects[0]["value"]
+        outcomes.append(observation.refused)
+        _, without_glyphs = _read(seed, "ur-nostick", profile)
+        assert without_glyphs.refused
+    assert outcomes.count(False) >= 4
+
+
+def test_profile_keeps_its_d4_numerals(d4_profile: Profile, tmp_path: Path) -> None:
+    d4_profile.save(tmp_path / "set.json")
+    loaded = Profile.load(tmp_path / "set.json")
+    assert [g.value for g in loaded.glyphs] == [g.value for g in d4_profile.glyphs]
+    assert np.allclose(loaded.glyphs[0].patch, d4_profile.glyphs[0].patch, atol=0.01)

@@ -10,6 +10,7 @@ from collections import Counter
 
 from vision.features import face_features, stick_strip
 from vision.kit import Kit
+from vision.numerals import read_d4
 from vision.observation import (
     MARKED,
     NO,
@@ -78,7 +79,7 @@ class Reader:
         if call.kind is Kind.D6:
             return self._read_d6(frame, blob)
         if call.kind is Kind.D4:
-            return Refusal(Reason.UNCLEAR, blob.box, "the d4's numerals are not read yet")
+            return self._read_d4(frame, blob)
         return self._read_stick(frame, blob, call.kind)
 
     def _read_stick(self, frame: Image, blob: Blob, kind: Kind) -> Implement | Refusal:
@@ -88,6 +89,12 @@ class Reader:
             return Refusal(Reason.UNCLEAR, blob.box, f"{kind.value} face")
         face = _YESNO_FACES[reading.face] if kind is Kind.YESNO else reading.face
         return Implement(kind, blob.box, reading.confidence, face=face)
+
+    def _read_d4(self, frame: Image, blob: Blob) -> Implement | Refusal:
+        reading = read_d4(frame, blob, self.tray.px_per_mm, self.profile.glyphs)
+        if reading.value is None:
+            return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
+        return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
 
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
         lift = self.tray.lift(*blob.centre, D6_HEIGHT_MM)

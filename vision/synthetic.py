@@ -174,7 +174,11 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     return _bbox(polygon)
 
 
-def _d4(canvas: _Canvas, place: tuple[float, float, float], cocked: bool) -> list[int]:
+def _d4(
+    canvas: _Canvas, place: tuple[float, float, float], cocked: bool, value: int = 1
+) -> list[int]:
+    """A d4 seen from above: three faces, shaded apart, meeting at the top point; each face
+    carries a numeral near each corner, turned to face it."""
     edge = canvas.rng.uniform(25, 30)
     angle = np.radians(place[2])
     corners = 3 if not cocked else 4
@@ -185,8 +189,50 @@ def _d4(canvas: _Canvas, place: tuple[float, float, float], cocked: bool) -> lis
         points.append(canvas.px(place[0] + radius * np.cos(a), place[1] + radius * np.sin(a)))
     polygon = np.asarray(points, np.int32)
     canvas.shadow(polygon)
-    cv2.fillPoly(canvas.image, [polygon], canvas.rng.choice(DIE_COLOURS))
+    body = canvas.rng.choice(DIE_COLOURS)
+    cv2.fillPoly(canvas.image, [polygon], body)
+    if cocked:
+        return _bbox(polygon)
+    ink = (25, 25, 25) if sum(body) > 400 else (235, 235, 235)
+    apex = np.asarray(canvas.px(*place[:2]))
+    base = [np.asarray(p, np.float64) for p in points]
+    others = [v for v in range(1, 5) if v != value]
+    canvas.rng.shuffle(others)
+    for k in range(3):
+        a, b = base[k], base[(k + 1) % 3]
+        shade = 0.75 + 0.12 * k
+        face = np.asarray([apex, a, b], np.int32)
+        cv2.fillPoly(canvas.image, [face], tuple(int(c * shade) for c in body))
+        middle = (apex + a + b) / 3
+        for corner, shown in ((apex, value), (a, others[k]), (b, others[(k + 1) % 3])):
+            _numeral(canvas, corner + 0.5 * (middle - corner), corner, str(shown), ink)
     return _bbox(polygon)
+
+
+def _numeral(
+    canvas: _Canvas,
+    at: NDArray[np.float64],
+    towards: NDArray[np.float64],
+    text: str,
+    ink: tuple[int, int, int],
+) -> None:
+    """A numeral about 4 mm tall at ``at``, its top turned towards ``towards``."""
+    size = 48
+    stamp = np.zeros((size, size), np.uint8)
+    cv2.putText(stamp, text, (size // 2 - 9, size // 2 + 11), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 255, 3)
+    up = towards - at
+    turn = float(np.degrees(np.arctan2(up[0], -up[1])))
+    scale = 4.0 * PX_PER_MM / 22
+    matrix = cv2.getRotationMatrix2D((size / 2, size / 2), -turn, scale)
+    x0, y0 = int(at[0]) - size // 2, int(at[1]) - size // 2
+    matrix[0, 2] += at[0] - size / 2 - x0
+    matrix[1, 2] += at[1] - size / 2 - y0
+    region = canvas.image[y0 : y0 + size, x0 : x0 + size]
+    if region.shape[:2] != (size, size):
+        return  # too near the picture's border to draw
+    weight = cv2.warpAffine(stamp, matrix, (size, size)).astype(np.float32)[..., None] / 255
+    painted = region * (1 - weight) + np.asarray(ink, np.float32) * weight
+    region[...] = np.asarray(painted, np.uint8)
 
 
 def _hand(canvas: _Canvas) -> list[int]:
@@ -248,7 +294,7 @@ def scene(seed: int, kit: str, trouble: str | None = None) -> SyntheticScene:
         objects.append({"kind": "stick", "face": face, "bbox": _stick(canvas, look, place, face)})
     if kit in ("ur", "ur-nostick"):
         value = rng.randint(1, 4)
-        box = _d4(canvas, placer.place(20), trouble == "cocked")
+        box = _d4(canvas, placer.place(20), trouble == "cocked", value)
         objects.append({"kind": "d4", "value": value, "bbox": box})
     if kit == "ur":
         face = "edge" if trouble == "on-edge" else rng.choice("MP")
