@@ -184,7 +184,7 @@ def test_watcher_reports_each_settled_throw_once(profile: Profile) -> None:
 
 
 def _glyphs(seeds: range) -> list[Glyph]:
-    glyphs = []
+    glyphs: list[Glyph] = []
     for seed in seeds:
         made = scene(seed, "ur-nostick")
         tray = calibrate(made.empty)
