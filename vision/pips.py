@@ -21,7 +21,7 @@ PIP_DIAMETER_MM = (2.0, 5.0)
 FACE_COLOUR_DISTANCE = 22.0  # Lab units from the top face's median colour
 SEED_INSET_MM = 2.5  # the top face's first guess, shrunk by this much, gives its colour
 TOP_FACE_SIDE_MM = (12.0, 22.0)  # 15-18 mm dice, nearer the lens than the floor, rounded
-TOP_FACE_SQUARENESS = 1.3
+TOP_FACE_SQUARENESS = 1.25
 OTHERS_INSET_MM = 1.5  # marks this far inside the face's colour region count as marks on it
 PIP_REACH_MM = 2.0  # how far past the region of the face's colour a pip's centre may lie
 PIPS_OFF_CENTRE = 0.14  # largest distance from the pips' mean to the face's centre, in sides
@@ -44,6 +44,7 @@ Point = tuple[float, float]
 class PipCount:
     value: int | None
     confidence: float
+    lying_flat: bool = True  # False: no square top face of the die's size was seen
 
 
 def top_face(inside: NDArray[np.uint8], lift: tuple[float, float]) -> NDArray[np.uint8]:
@@ -99,7 +100,7 @@ def count_pips(
     seed = cv2.erode(top_face(outline, lift), np.ones((seed_size, seed_size), np.uint8))
     face = face_of_one_colour(crop, outline, np.asarray(seed, np.uint8))
     if face is None:
-        return PipCount(None, 0.0)
+        return PipCount(None, 0.0, lying_flat=False)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
     body = float(np.median(grey[face > 0]))
     # Pips near the face's edges sit where the region of the face's colour stops short
@@ -121,7 +122,7 @@ def count_pips(
     areas, centres, others = with_pips[0]
     whole = _with_pips(face, areas, centres)
     if not _square_face(whole, px_per_mm):
-        return PipCount(None, 0.0)
+        return PipCount(None, 0.0, lying_flat=False)
     count = _judge(areas, centres)
     side_px = float(np.sqrt(np.count_nonzero(whole)))
     if count.value is not None and not _centred(centres, whole, side_px):

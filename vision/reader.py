@@ -99,6 +99,8 @@ class Reader:
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
         lift = self.tray.lift(*blob.centre, D6_HEIGHT_MM)
         pips = count_pips(frame, blob, self.tray.px_per_mm, lift)
+        if not pips.lying_flat:
+            return Refusal(Reason.COCKED, blob.box, "no square top face")
         if pips.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
