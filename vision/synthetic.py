@@ -38,6 +38,7 @@ PIPS = {
     5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
     6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
 }
+CARD_MM = 30.0  # printed corner marker cards
 TROUBLES = ("on-edge", "off-tray", "hand", "touching", "cocked")
 
 
@@ -55,8 +56,9 @@ class SyntheticScene:
 
 
 class _Canvas:
-    def __init__(self, rng: Random) -> None:
+    def __init__(self, rng: Random, markers: bool = False) -> None:
         self.rng = rng
+        self.markers = markers
         self.felt = rng.choice(FELTS)
         self.origin = (
             (SIZE[0] - FLOOR_MM[0] * PX_PER_MM) / 2,
@@ -79,8 +81,26 @@ class _Canvas:
         x0, y0 = self.px(0, 0)
         x1, y1 = self.px(*FLOOR_MM)
         cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), self.felt, -1)
+        if self.markers:
+            self._marker_cards(image)
         texture = np.random.default_rng(self.rng.randrange(2**31)).normal(0, 4, image.shape)
         return np.clip(image + texture, 0, 255).astype(np.uint8)
+
+    def _marker_cards(self, image: Image) -> None:
+        """The printed corner markers (``vision.markers``), each card in a floor corner."""
+        from vision.markers import marker_image
+
+        side = round(CARD_MM * PX_PER_MM)
+        corners = (
+            (0, 0),
+            (FLOOR_MM[0] - CARD_MM, 0),
+            (FLOOR_MM[0] - CARD_MM, FLOOR_MM[1] - CARD_MM),
+        )
+        corners += ((0, FLOOR_MM[1] - CARD_MM),)
+        for marker_id, (x_mm, y_mm) in enumerate(corners):
+            x, y = (round(v) for v in self.px(x_mm, y_mm))
+            card = marker_image(marker_id, side)
+            image[y : y + side, x : x + side] = card[..., None]
 
     def rectangle(
         self, centre: tuple[float, float], size_mm: tuple[float, float], angle: float
@@ -276,10 +296,13 @@ class _Placer:
         raise RuntimeError("no room left on the tray")  # pragma: no cover
 
 
-def scene(seed: int, kit: str, trouble: str | None = None) -> SyntheticScene:
-    """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse."""
+def scene(
+    seed: int, kit: str, trouble: str | None = None, *, markers: bool = False
+) -> SyntheticScene:
+    """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
+    ``markers`` puts the printed corner markers on the floor."""
     rng = Random(seed)
-    canvas = _Canvas(rng)
+    canvas = _Canvas(rng, markers)
     empty = canvas.image.copy()
     placer = _Placer(rng)
     look = rng.choice(list(LOOKS))
