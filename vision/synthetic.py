@@ -91,12 +91,8 @@ class _Canvas:
         from vision.markers import marker_image
 
         side = round(CARD_MM * PX_PER_MM)
-        corners = (
-            (0, 0),
-            (FLOOR_MM[0] - CARD_MM, 0),
-            (FLOOR_MM[0] - CARD_MM, FLOOR_MM[1] - CARD_MM),
-        )
-        corners += ((0, FLOOR_MM[1] - CARD_MM),)
+        far_x, far_y = FLOOR_MM[0] - CARD_MM, FLOOR_MM[1] - CARD_MM
+        corners = ((0.0, 0.0), (far_x, 0.0), (far_x, far_y), (0.0, far_y))
         for marker_id, (x_mm, y_mm) in enumerate(corners):
             x, y = (round(v) for v in self.px(x_mm, y_mm))
             card = marker_image(marker_id, side)
