@@ -18,7 +18,8 @@ from vision.segment import Blob
 from vision.tray import Image
 
 PIP_DIAMETER_MM = (2.0, 5.0)
-FACE_COLOUR_DISTANCE = 22.0  # Lab units from the top face's median colour
+FACE_COLOUR_DISTANCE = 18.0  # Lab units from the top face's median colour
+TOP_SLACK_MM = 1.5  # the top face may reach this far past where perspective puts it
 SEED_INSET_MM = 2.5  # the top face's first guess, shrunk by this much, gives its colour
 TOP_FACE_SIDE_MM = (12.0, 22.0)  # 15-18 mm dice, nearer the lens than the floor, rounded
 TOP_FACE_SQUARENESS = 1.25
@@ -97,8 +98,13 @@ def count_pips(
     outline = np.zeros(crop.shape[:2], np.uint8)
     cv2.drawContours(outline, [blob.contour - np.array([max(0, x0), max(0, y0)])], -1, 1, -1)
     seed_size = max(3, round(SEED_INSET_MM * px_per_mm) | 1)
-    seed = cv2.erode(top_face(outline, lift), np.ones((seed_size, seed_size), np.uint8))
-    face = face_of_one_colour(crop, outline, np.asarray(seed, np.uint8))
+    top = top_face(outline, lift)
+    seed = cv2.erode(top, np.ones((seed_size, seed_size), np.uint8))
+    # Sides as dark as the top (a black die) must not widen it: the top face lies where
+    # perspective puts it, give or take a shadow's or a rounded edge's width.
+    slack = max(3, round(2 * TOP_SLACK_MM * px_per_mm) | 1)
+    where = np.asarray(cv2.dilate(top, np.ones((slack, slack), np.uint8)), np.uint8) & outline
+    face = face_of_one_colour(crop, where, np.asarray(seed, np.uint8))
     if face is None:
         return PipCount(None, 0.0, lying_flat=False)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -118,7 +124,7 @@ def count_pips(
     ]
     with_pips = [marks for marks in found if marks[0]]
     if len(with_pips) != 1:
-        return PipCount(None, 0.0)
+        return PipCount(None, 0.0, lying_flat=_square_face(face, px_per_mm))
     areas, centres, others = with_pips[0]
     whole = _with_pips(face, areas, centres)
     if not _square_face(whole, px_per_mm):

@@ -23,9 +23,9 @@ MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
 BRIDGE_MM = 12.0  # widest dark band between two light parts of one object
 DARK_OFFSET = 25.0  # grey levels added before the log ratio
 TEXTURE_WINDOW = 7  # pixels at analysis size
-TEXTURE_KEPT = 0.25
+TEXTURE_KEPT = 0.25  # correlation above which the felt's texture shows through
 SPLIT_SOLIDITY = 0.8  # outlines less convex than this may be implements touching
-SPLIT_MM = 3.0  # joints narrower than twice this are cut  # correlation above which the felt's texture shows through
+SPLIT_MM = 3.0  # joints narrower than twice this are cut
 
 Mask = NDArray[np.uint8]
 Contour = NDArray[np.int32]
@@ -128,7 +128,7 @@ class Segmenter:
             blob = self._blob(np.asarray(contour, np.int32), mask.shape)
             # An arm reaches in from the picture's border: it is never cut into parts.
             divisible = blob.solidity < SPLIT_SOLIDITY and not blob.touches_border
-            parts = self._parts(contour, mask.shape) if divisible else []
+            parts = self._parts(np.asarray(contour, np.int32), mask.shape) if divisible else []
             blobs.extend(parts or [blob])
         kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2)
         return Foreground(mask, kept)
@@ -149,7 +149,7 @@ class Segmenter:
         parts = []
         for label in range(1, count):
             core = (labels == label).astype(np.uint8)
-            grown = cv2.dilate(core, kernel) & region
+            grown = np.asarray(cv2.dilate(core, kernel), np.uint8) & region
             found, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             parts.append(self._blob(np.asarray(max(found, key=cv2.contourArea), np.int32), shape))
         return parts

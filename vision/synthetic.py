@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.tray import Image
+from vision.tray import CAMERA_HEIGHT_MM, Image
 
 SIZE = (1200, 900)
 PX_PER_MM = 2.48
@@ -110,6 +110,8 @@ class _Canvas:
 
     def finish(self, empty: Image) -> tuple[Image, Image]:
         soft = cv2.GaussianBlur(self.shadows, (0, 0), 4)
+        # Shadows fall on the felt beside an implement, not on its lit top.
+        soft[np.any(self.image != empty, axis=2)] = 0.0
         frame = self.image.astype(np.float32) * (1 - 0.35 * soft[..., None])
         noise = np.random.default_rng(self.rng.randrange(2**31)).normal(0, 2, frame.shape)
         return np.clip(frame + noise, 0, 255).astype(np.uint8), empty
@@ -170,6 +172,9 @@ def _yesno(canvas: _Canvas, place: tuple[float, float, float], face: str) -> lis
 
 
 def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: bool) -> list[int]:
+    """A d6 as a camera above the picture's centre sees it: the top face moved away from the
+    centre by perspective, and between it and the footprint the sides facing the lens,
+    shaded, with their pips squeezed."""
     rng = canvas.rng
     body = rng.choice(DIE_COLOURS)
     pip = (240, 240, 240) if sum(body) < 400 else (25, 25, 25)
@@ -177,17 +182,28 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     size = (side * 1.6, side) if cocked else (side, side)
     polygon = canvas.rectangle(place[:2], size, place[2])
     canvas.shadow(polygon)
-    cv2.fillPoly(canvas.image, [polygon], body)
     if cocked:
+        cv2.fillPoly(canvas.image, [polygon], body)
         return _bbox(polygon)
+    cx, cy = canvas.px(*place[:2])
+    factor = side / (CAMERA_HEIGHT_MM - side)
+    lift = ((cx - SIZE[0] / 2) * factor / PX_PER_MM, (cy - SIZE[1] / 2) * factor / PX_PER_MM)
+    top_centre = (place[0] + lift[0], place[1] + lift[1])
+    top = canvas.rectangle(top_centre, size, place[2])
+    outline = np.asarray(cv2.convexHull(np.vstack([polygon, top])), np.int32)
+    cv2.fillPoly(canvas.image, [outline], tuple(int(c * 0.6) for c in body))
+    for corner in polygon:  # squeezed pips on the sides, near the footprint's corners
+        x, y = (0.75 * corner + 0.25 * np.asarray((cx, cy))).astype(int)
+        cv2.ellipse(canvas.image, (int(x), int(y)), (3, 1), place[2], 0, 360, pip, -1)
+    cv2.fillPoly(canvas.image, [top], body)
     angle = np.radians(place[2])
     gap = side * 0.28
     for u, v in PIPS[value]:
-        x = place[0] + gap * (u * np.cos(angle) - v * np.sin(angle))
-        y = place[1] + gap * (u * np.sin(angle) + v * np.cos(angle))
-        cx, cy = canvas.px(x, y)
-        cv2.circle(canvas.image, (int(cx), int(cy)), int(1.4 * PX_PER_MM), pip, -1)
-    return _bbox(polygon)
+        x = top_centre[0] + gap * (u * np.cos(angle) - v * np.sin(angle))
+        y = top_centre[1] + gap * (u * np.sin(angle) + v * np.cos(angle))
+        px, py = canvas.px(x, y)
+        cv2.circle(canvas.image, (int(px), int(py)), int(1.4 * PX_PER_MM), pip, -1)
+    return _bbox(outline)
 
 
 def _d4(
