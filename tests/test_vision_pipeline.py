@@ -219,3 +219,17 @@ def test_profile_keeps_its_d4_numerals(d4_profile: Profile, tmp_path: Path) -> N
     loaded = Profile.load(tmp_path / "set.json")
     assert [g.value for g in loaded.glyphs] == [g.value for g in d4_profile.glyphs]
     assert np.allclose(loaded.glyphs[0].patch, d4_profile.glyphs[0].patch, atol=0.01)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_yes_no_stick_is_optional_in_the_ur_kit(seed: int, d4_profile: Profile) -> None:
+    """Thrown or not, the throw is judged alike: read when every implement is read."""
+    for kit in ("ur", "ur-nostick"):
+        made = scene(seed, kit)
+        tray = calibrate(made.empty)
+        observation = Reader(tray, d4_profile).read(made.frame, kit_named("ur"))
+        reasons = {r.reason for r in observation.refusals}
+        assert Reason.TOO_MANY not in reasons and Reason.MISSING not in reasons
+        strict = Reader(tray, d4_profile).read(made.frame, kit_named("ur-nostick"))
+        stick_thrown = any(o["kind"] == "yesno" for o in made.objects)
+        assert (Reason.TOO_MANY in {r.reason for r in strict.refusals}) is stick_thrown
