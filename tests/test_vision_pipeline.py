@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -233,3 +234,28 @@ def test_the_yes_no_stick_is_optional_in_the_ur_kit(seed: int, d4_profile: Profi
         strict = Reader(tray, d4_profile).read(made.frame, kit_named("ur-nostick"))
         stick_thrown = any(o["kind"] == "yesno" for o in made.objects)
         assert (Reason.TOO_MANY in {r.reason for r in strict.refusals}) is stick_thrown
+
+
+def test_a_stick_on_edge_beside_its_shadow_is_refused(profile: Profile) -> None:
+    """The side (6 mm) and its fading shadow together are as wide as a flat face (16 mm)."""
+    made = scene(4, "sticks3")
+    empty = made.empty
+    tray = calibrate(empty)
+    mm = tray.px_per_mm
+    x0, x1, y0 = 400, 400 + round(120 * mm), 420
+
+    def painted(face_mm: float, shadow_mm: float) -> np.ndarray:
+        frame = empty.copy()
+        y1 = y0 + round(face_mm * mm)
+        cv2.rectangle(frame, (x0, y0), (x1, y1), (110, 170, 215), -1)
+        rows = round(shadow_mm * mm)
+        for row in range(rows):  # darkest at the stick, fading out
+            band = frame[y1 + row, x0:x1].astype(np.float32)
+            frame[y1 + row, x0:x1] = (band * (0.08 + 0.5 * row / rows)).astype(np.uint8)
+        return frame
+
+    reader = Reader(tray, profile)
+    on_edge = reader.read(painted(6, 12))
+    assert Reason.ON_EDGE in {r.reason for r in on_edge.refusals}
+    flat = reader.read(painted(16, 0))
+    assert Reason.ON_EDGE not in {r.reason for r in flat.refusals}

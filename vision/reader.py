@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from vision.features import face_features, stick_strip
+from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
 from vision.numerals import read_d4
 from vision.observation import (
@@ -40,6 +40,9 @@ _SHAPE_REASONS = {
     Shape.UNKNOWN: Reason.UNKNOWN_OBJECT,
 }
 _YESNO_FACES = {MARKED: YES, PLAIN: NO}
+# Faces of one colour narrower than this show a side, not a face: sticks are 16 x 6 mm
+# across, the yes/no stick 20 x 7 mm; halfway, less a little for rounded edges.
+_NARROWEST_FACE_MM = {Kind.STICK: 10.5, Kind.YESNO: 12.5}
 
 
 class Reader:
@@ -83,6 +86,9 @@ class Reader:
         return self._read_stick(frame, blob, call.kind)
 
     def _read_stick(self, frame: Image, blob: Blob, kind: Kind) -> Implement | Refusal:
+        width = face_width_mm(frame, blob, self.tray.px_per_mm)
+        if width < _NARROWEST_FACE_MM[kind]:
+            return Refusal(Reason.ON_EDGE, blob.box, "only a narrow side shows")
         strip = stick_strip(frame, blob, self.tray.px_per_mm)
         reading = self.profile.read_face(kind, face_features(strip))
         if reading.face is None:
