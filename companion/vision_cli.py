@@ -38,6 +38,16 @@ def add_vision_commands(commands: Any) -> None:
     calibrate = sub.add_parser("calibrate", help="locate the empty tray and keep it as reference")
     _source(calibrate, required=True)
     calibrate.add_argument("--out", type=Path, default=Path("tray"), help="folder to write")
+    calibrate.add_argument(
+        "--by",
+        choices=("auto", "markers", "outline"),
+        default="auto",
+        help="find the floor by the printed corner markers, by the felt's outline, or "
+        "by the markers when all four are seen (default)",
+    )
+    calibrate.add_argument(
+        "--camera-height", type=float, default=380.0, metavar="MM", help="lens above the floor"
+    )
     calibrate.set_defaults(handler=_guarded(_calibrate))
 
     enrol = sub.add_parser("enrol", help="teach a profile the faces of your implements")
@@ -140,12 +150,21 @@ def _kit(args: argparse.Namespace) -> Kit | None:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    from vision.markers import calibrate_with_markers, find_markers, markers_available
     from vision.tray import calibrate
 
     with _opened(args.source) as frames:
-        tray = calibrate(next(frames))
+        empty = next(frames)
+    by = args.by
+    if by == "auto":
+        seen = find_markers(empty) if markers_available() else {}
+        by = "markers" if len(seen) == 4 else "outline"
+    if by == "markers":
+        tray = calibrate_with_markers(empty, args.camera_height)
+    else:
+        tray = calibrate(empty, args.camera_height)
     tray.save(args.out)
-    print(f"tray found: {tray.px_per_mm:.2f} px/mm; written to {args.out}")
+    print(f"tray found by its {by}: {tray.px_per_mm:.2f} px/mm; written to {args.out}")
     return 0
 
 
@@ -171,24 +190,33 @@ def _nonempty(frames: Iterator[Any], error: Exception) -> Iterator[Any]:
 
 
 def _enrol(args: argparse.Namespace) -> int:
-    from vision.dataset import enrolment_examples, load_scenes
+    from vision.dataset import enrolment_examples, enrolment_glyphs, load_scenes
     from vision.profile import enrol
 
+    glyphs: list[Any] = []
     if args.labels is not None:
-        examples = list(enrolment_examples(load_scenes(args.labels)))
+        scenes = load_scenes(args.labels)
+        examples = list(enrolment_examples(scenes))
+        glyphs = list(enrolment_glyphs(scenes))
     elif args.source is not None:
         examples = _guided_examples(args)
     else:
         raise VisionSetupError("give --labels DIR, or --source and --tray for guided enrolment")
-    profile = enrol(args.out.stem, examples)
+    profile = enrol(args.out.stem, examples, glyphs)
     profile.save(args.out)
     for prototype in profile.prototypes:
         print(
             f"{prototype.kind.value} {prototype.face} ({prototype.look}): "
             f"{prototype.examples} examples"
         )
+    if glyphs:
+        values = sorted({glyph.value for glyph in glyphs})
+        print(f"d4 numerals: {len(glyphs)} examples of {values}")
     print(f"profile written to {args.out}")
     return 0
+
+
+GUIDED_MIN_EXAMPLES = 3  # of each face, in guided enrolment
 
 
 def _guided_examples(args: argparse.Namespace) -> list[Any]:
@@ -200,22 +228,42 @@ def _guided_examples(args: argparse.Namespace) -> list[Any]:
     from vision.shapes import Shape, classify
 
     kind = Kind(args.kind)
+    name = "yes/no stick" if kind is Kind.YESNO else "stick"
     examples: list[Example] = []
+    say = sys.stderr
+    print(
+        f"Teaching the faces of your {name}s. Lay them flat on the tray, apart from one "
+        "another and from the walls, and keep hands out of the picture. Each picture "
+        "alternates: first every marked face up, then every plain face up; turn them all "
+        "over between pictures and move them a little. Four pictures or more are best.",
+        file=say,
+    )
     with _opened(args.source) as frames:
         first = next(frames)
         tray = _load_tray(args.tray, first)
         segmenter = Segmenter(tray)
         for index, frame in enumerate(frames):
             face = "MP"[index % 2]
-            print(
-                f"frame {index + 1}: every {kind.value} should show its "
-                f"{'marked' if face == 'M' else 'plain'} face",
-                file=sys.stderr,
-            )
+            shown = "marked" if face == "M" else "plain"
+            taken = 0
             for blob in segmenter.foreground(frame).blobs:
-                if classify(blob).shape is Shape.FLAT:
+                call = classify(blob)
+                if call.shape is Shape.FLAT and call.kind is kind:
                     features = face_features(stick_strip(frame, blob, tray.px_per_mm))
                     examples.append(Example(kind, face, args.look, features))
+                    taken += 1
+            advice = "" if taken else f": no flat {name} seen, are they apart and flat?"
+            print(
+                f"picture {index + 1} (every {name} {shown} face up): {taken} taken{advice}",
+                file=say,
+            )
+    for face, shown in (("M", "marked"), ("P", "plain")):
+        count = sum(example.face == face for example in examples)
+        if count < GUIDED_MIN_EXAMPLES:
+            raise VisionSetupError(
+                f"only {count} {shown} faces were seen; show at least {GUIDED_MIN_EXAMPLES} "
+                f"(more pictures, every {name} {shown} face up)"
+            )
     return examples
 
 
@@ -265,27 +313,20 @@ def _report(name: str, observation: Observation, args: argparse.Namespace) -> di
 
 def _watch(args: argparse.Namespace) -> int:
     from vision.reader import Reader
-    from vision.settle import Agreement, SettleDetector
+    from vision.watcher import ThrowWatcher
 
     kit = _kit(args)
     profile = _load_profile(args.profile)
     with _opened(args.source) as frames:
         first = next(frames)
         tray = _load_tray(args.tray, first)
-        reader = Reader(tray, profile)
-        settle = SettleDetector.for_tray(tray.empty, args.still)
-        agreement: Agreement[str] = Agreement()
+        watcher = ThrowWatcher(Reader(tray, profile), kit, still_frames=args.still)
         count = 0
         for frame in frames:
-            _, ready = settle.update(frame)
-            if not ready:
-                continue
             started = time.perf_counter()
-            observation = reader.read(frame, kit)
-            if agreement.offer(observation.summary()) is None:
-                settle._fired = False  # read the next still frame too, until two agree
+            observation = watcher.offer(frame)
+            if observation is None:
                 continue
-            agreement.reset()
             count += 1
             elapsed = (time.perf_counter() - started) * 1000
             _report(f"throw {count} ({elapsed:.0f} ms)", observation, args)

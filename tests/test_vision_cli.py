@@ -79,3 +79,37 @@ def test_a_missing_camera_is_a_message_not_a_traceback(
     code = main(["vision", "watch", "--source", str(tmp_path / "nothing.mp4"), "--tray", "x"])
     assert code == 2
     assert "no such camera" in capsys.readouterr().err
+
+
+def test_calibrate_by_the_printed_corner_markers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.markers import markers_available
+
+    if not markers_available():
+        pytest.skip("this OpenCV has no ArUco markers")
+    made = scene(6, "sticks4", markers=True)
+    (tmp_path / "empty").mkdir()
+    cv2.imwrite(str(tmp_path / "empty" / "0.png"), made.empty)
+    args = ["vision", "calibrate", "--source", str(tmp_path / "empty"), "--by", "markers"]
+    assert main([*args, "--out", str(tmp_path / "tray")]) == 0
+    assert "by its markers: 2.4" in capsys.readouterr().out
+    record = json.loads((tmp_path / "tray" / "tray.json").read_text(encoding="utf-8"))
+    assert record["floor"][0] == pytest.approx([104, 78], abs=2)
+    cv2.imwrite(str(tmp_path / "empty" / "0.png"), scene(6, "sticks4").empty)
+    assert main([*args, "--out", str(tmp_path / "tray2")]) == 2
+    assert "corner markers not seen" in capsys.readouterr().err
+
+
+def test_guided_enrolment_explains_and_asks_for_more_pictures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = scene(8, "sticks4")
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "0.png"), made.empty)
+    cv2.imwrite(str(tmp_path / "frames" / "1.png"), made.frame)
+    args = ["vision", "enrol", "--source", str(tmp_path / "frames"), "--out", "x.json"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "picture 1 (every stick marked face up): 4 taken" in err
+    assert "only 0 plain faces were seen" in err

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.errors import ProfileError
 from vision.features import face_features, stick_strip
 from vision.kit import kit_named
+from vision.numerals import Glyph, apex_patches
 from vision.observation import Kind, Observation, Reason
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
@@ -19,6 +21,7 @@ from vision.settle import Agreement, Scene, SettleDetector
 from vision.shapes import Shape, classify
 from vision.synthetic import SyntheticScene, scene
 from vision.tray import Tray, calibrate
+from vision.watcher import ThrowWatcher
 
 ENROL_SEEDS = range(9000, 9008)
 
@@ -156,3 +159,103 @@ def test_agreement_needs_consecutive_equal_answers() -> None:
     assert agreement.offer("MMPP") is None
     assert agreement.offer("MPPP") is None
     assert agreement.offer("MPPP") == "MPPP"
+
+
+def test_settle_read_again_fires_on_the_next_still_frame() -> None:
+    made = scene(2, "sticks4")
+    detector = SettleDetector.for_tray(made.empty, still_frames=2)
+    fired = [detector.update(made.frame)[1] for _ in range(3)]
+    assert fired == [False, True, False] and detector.settled
+    detector.read_again()
+    assert detector.update(made.frame) == (Scene.STILL, True)
+    detector.reset()
+    assert not detector.settled
+
+
+def test_watcher_reports_each_settled_throw_once(profile: Profile) -> None:
+    made = scene(3, "sticks4")
+    reader = Reader(calibrate(made.empty), profile)
+    watcher = ThrowWatcher(reader, kit_named("sticks4"), still_frames=2)
+    moved = np.roll(made.frame, 30, axis=0)
+    frames = [made.empty, moved, *[made.frame] * 6, made.empty, *[made.frame] * 5]
+    reported = [watcher.offer(frame) for frame in frames]
+    readings = [index for index, seen in enumerate(reported) if seen is not None]
+    assert readings == [5, 12]  # still twice, then two agreeing readings; again after emptying
+    assert reported[5] == reader.read(made.frame, kit_named("sticks4"))
+
+
+def _glyphs(seeds: range) -> list[Glyph]:
+    glyphs: list[Glyph] = []
+    for seed in seeds:
+        made = scene(seed, "ur-nostick")
+        tray = calibrate(made.empty)
+        (truth,) = made.objects
+        for blob in Segmenter(tray).foreground(made.frame).blobs:
+            if classify(blob).kind is Kind.D4:
+                patches = apex_patches(made.frame, blob, tray.px_per_mm) or []
+                glyphs.extend(Glyph(int(truth["value"]), "synthetic", p) for p in patches)
+    return glyphs
+
+
+@pytest.fixture(scope="module")
+def d4_profile(profile: Profile) -> Profile:
+    return Profile("with-d4", profile.prototypes, tuple(_glyphs(range(9100, 9116))))
+
+
+def test_d4_numerals_are_read_once_enrolled(d4_profile: Profile, profile: Profile) -> None:
+    outcomes = []
+    for seed in range(10):
+        made, observation = _read(seed, "ur-nostick", d4_profile)
+        if not observation.refused:
+            (read,) = observation.of_kind(Kind.D4)
+            assert read.value == made.objects[0]["value"]
+        outcomes.append(observation.refused)
+        _, without_glyphs = _read(seed, "ur-nostick", profile)
+        assert without_glyphs.refused
+    assert outcomes.count(False) >= 4
+
+
+def test_profile_keeps_its_d4_numerals(d4_profile: Profile, tmp_path: Path) -> None:
+    d4_profile.save(tmp_path / "set.json")
+    loaded = Profile.load(tmp_path / "set.json")
+    assert [g.value for g in loaded.glyphs] == [g.value for g in d4_profile.glyphs]
+    assert np.allclose(loaded.glyphs[0].patch, d4_profile.glyphs[0].patch, atol=0.01)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_yes_no_stick_is_optional_in_the_ur_kit(seed: int, d4_profile: Profile) -> None:
+    """Thrown or not, the throw is judged alike: read when every implement is read."""
+    for kit in ("ur", "ur-nostick"):
+        made = scene(seed, kit)
+        tray = calibrate(made.empty)
+        observation = Reader(tray, d4_profile).read(made.frame, kit_named("ur"))
+        reasons = {r.reason for r in observation.refusals}
+        assert Reason.TOO_MANY not in reasons and Reason.MISSING not in reasons
+        strict = Reader(tray, d4_profile).read(made.frame, kit_named("ur-nostick"))
+        stick_thrown = any(o["kind"] == "yesno" for o in made.objects)
+        assert (Reason.TOO_MANY in {r.reason for r in strict.refusals}) is stick_thrown
+
+
+def test_a_stick_on_edge_beside_its_shadow_is_refused(profile: Profile) -> None:
+    """The side (6 mm) and its fading shadow together are as wide as a flat face (16 mm)."""
+    made = scene(4, "sticks3")
+    empty = made.empty
+    tray = calibrate(empty)
+    mm = tray.px_per_mm
+    x0, x1, y0 = 400, 400 + round(120 * mm), 420
+
+    def painted(face_mm: float, shadow_mm: float) -> np.ndarray:
+        frame = empty.copy()
+        y1 = y0 + round(face_mm * mm)
+        cv2.rectangle(frame, (x0, y0), (x1, y1), (110, 170, 215), -1)
+        rows = round(shadow_mm * mm)
+        for row in range(rows):  # darkest at the stick, fading out
+            band = frame[y1 + row, x0:x1].astype(np.float32)
+            frame[y1 + row, x0:x1] = (band * (0.08 + 0.5 * row / rows)).astype(np.uint8)
+        return frame
+
+    reader = Reader(tray, profile)
+    on_edge = reader.read(painted(6, 12))
+    assert Reason.ON_EDGE in {r.reason for r in on_edge.refusals}
+    flat = reader.read(painted(16, 0))
+    assert Reason.ON_EDGE not in {r.reason for r in flat.refusals}

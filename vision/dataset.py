@@ -11,6 +11,7 @@ from pathlib import Path
 from vision.errors import VisionError
 from vision.features import face_features, stick_strip
 from vision.kit import Kit, kit_named
+from vision.numerals import Glyph, apex_patches
 from vision.observation import Box, Kind
 from vision.profile import Example
 from vision.segment import Segmenter
@@ -91,3 +92,20 @@ def _examples_in(
         if truth.face in ("M", "P"):
             features = face_features(stick_strip(frame, blob, px_per_mm))
             yield Example(truth.kind, truth.face, scene.design, features)
+
+
+def enrolment_glyphs(scenes: list[Scene]) -> Iterator[Glyph]:
+    """The numerals near the top point of every flat d4 in labelled scenes, with its value."""
+    for scene in scenes:
+        if not any(o.kind is Kind.D4 for o in scene.objects):
+            continue
+        frame = read_image(scene.image)
+        tray = calibrate(read_image(scene.tray))
+        for blob in Segmenter(tray).foreground(frame).blobs:
+            call = classify(blob)
+            if call.shape is not Shape.FLAT or call.kind is not Kind.D4:
+                continue
+            truth = max(scene.objects, key=lambda o: o.box.iou(blob.box))
+            if truth.kind is Kind.D4 and truth.value and truth.box.iou(blob.box) >= MATCH_IOU:
+                patches = apex_patches(frame, blob, tray.px_per_mm) or []
+                yield from (Glyph(truth.value, scene.design, patch) for patch in patches)

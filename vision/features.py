@@ -17,6 +17,7 @@ from vision.segment import Blob
 from vision.tray import Image
 
 CROP_PX_PER_MM = 2.0
+ONE_COLOUR = 12.0  # Lab distance within which rows across a stick show one face
 FACE_FEATURES = ("lightness", "red_green", "yellow_blue", "banding", "light_share", "dark_share")
 
 
@@ -62,3 +63,39 @@ def face_features(strip: Image) -> FaceFeatures:
             float((lightness < 70).mean()),
         )
     )
+
+
+def face_width_mm(frame: Image, blob: Blob, px_per_mm: float) -> float:
+    """How wide the stick's face of one colour is, across the stick.
+
+    A flat stick shows its whole face (16 or 20 mm); one on its edge shows a narrow side
+    (6-7 mm) beside its own shadow, which the outline may take in and so look flat. The
+    width is the longest run of rows across the stick whose colour stays close to one row's.
+    Shadows fade (a penumbra), so their rows differ from one another; a shadow as sharp,
+    even and wide as a face would pass for one.
+    """
+    (cx, cy), (w, h), angle = cv2.minAreaRect(blob.contour)
+    length, width = (w, h) if w >= h else (h, w)
+    if w < h:
+        angle += 90.0
+    scale = CROP_PX_PER_MM / px_per_mm
+    size = (max(8, int(length * scale * 0.6)), max(4, int(width * scale)))
+    rotation = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    rotation[0, 2] += size[0] / 2 - cx
+    rotation[1, 2] += size[1] / 2 - cy
+    strip = np.asarray(cv2.warpAffine(frame, rotation, size, flags=cv2.INTER_AREA), np.uint8)
+    lab = cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float64)
+    rows = lab.mean(axis=1)  # bands along the length change every row alike
+    close = np.sqrt(((rows[:, None, :] - rows[None, :, :]) ** 2).sum(axis=2)) < ONE_COLOUR
+    return _longest_run(close) / CROP_PX_PER_MM
+
+
+def _longest_run(close: NDArray[np.bool_]) -> int:
+    """The longest run of consecutive rows close to one same row (each column of ``close``)."""
+    best = 0
+    for column in close.T:
+        edges = np.diff(np.concatenate(([0], column.astype(np.int8), [0])))
+        starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
+        if len(starts):
+            best = max(best, int((ends - starts).max()))
+    return best

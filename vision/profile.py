@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.errors import ProfileError
 from vision.features import FACE_FEATURES, FaceFeatures
+from vision.numerals import Glyph
 from vision.observation import Kind
 
 # The smallest spread a prototype may claim, per feature: a few examples under one light
@@ -73,6 +74,7 @@ class Example:
 class Profile:
     name: str
     prototypes: tuple[Prototype, ...]
+    glyphs: tuple[Glyph, ...] = ()  # the d4's numerals, when the set's d4 was enrolled
 
     def read_face(self, kind: Kind, features: FaceFeatures) -> FaceReading:
         nearest: dict[str, float] = {}
@@ -90,11 +92,13 @@ class Profile:
         return FaceReading(best, confidence, d_best)
 
     def save(self, path: Path) -> None:
-        record = {
+        record: dict[str, object] = {
             "name": self.name,
             "features": list(FACE_FEATURES),
             "prototypes": [p.as_dict() for p in self.prototypes],
         }
+        if self.glyphs:
+            record["d4_glyphs"] = [glyph.as_dict() for glyph in self.glyphs]
         path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
     @classmethod
@@ -121,13 +125,15 @@ class Profile:
                 )
                 for p in record["prototypes"]
             )
-            return cls(str(record["name"]), prototypes)
+            glyphs = tuple(Glyph.from_dict(g) for g in record.get("d4_glyphs", []))
+            return cls(str(record["name"]), prototypes, glyphs)
         except (KeyError, ValueError, TypeError) as error:
             raise ProfileError(f"profile cannot be read: {error}") from None
 
 
-def enrol(name: str, examples: Iterable[Example]) -> Profile:
-    """A profile from examples of each face: one prototype per kind, face and look."""
+def enrol(name: str, examples: Iterable[Example], glyphs: Iterable[Glyph] = ()) -> Profile:
+    """A profile from examples of each face: one prototype per kind, face and look; the d4's
+    numerals as shown."""
     groups: dict[tuple[Kind, str, str], list[FaceFeatures]] = defaultdict(list)
     for example in examples:
         groups[(example.kind, example.face, example.look)].append(example.features)
@@ -138,7 +144,7 @@ def enrol(name: str, examples: Iterable[Example]) -> Profile:
         prototypes.append(
             Prototype(kind, face, look, tuple(values.mean(axis=0)), tuple(spread), len(shown))
         )
-    return Profile(name, tuple(prototypes))
+    return Profile(name, tuple(prototypes), tuple(glyphs))
 
 
 def default_profile() -> Profile:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from vision.features import face_features, stick_strip
+from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
+from vision.numerals import read_d4
 from vision.observation import (
     MARKED,
     NO,
@@ -28,6 +29,7 @@ from vision.shapes import Shape, classify
 from vision.tray import Image, Tray
 
 ON_RIM_MM = 10.0  # reaching this far past the floor's edge: leaning on the rim
+D6_HEIGHT_MM = 16.5  # the dice are 15-18 mm: an error of a millimetre moves the top face little
 OFF_TRAY_MM = 35.0  # this far: on top of the rim or outside
 _SHAPE_REASONS = {
     Shape.ON_EDGE: Reason.ON_EDGE,
@@ -38,6 +40,9 @@ _SHAPE_REASONS = {
     Shape.UNKNOWN: Reason.UNKNOWN_OBJECT,
 }
 _YESNO_FACES = {MARKED: YES, PLAIN: NO}
+# Faces of one colour narrower than this show a side, not a face: sticks are 16 x 6 mm
+# across, the yes/no stick 20 x 7 mm; halfway, less a little for rounded edges.
+_NARROWEST_FACE_MM = {Kind.STICK: 10.5, Kind.YESNO: 12.5}
 
 
 class Reader:
@@ -77,10 +82,13 @@ class Reader:
         if call.kind is Kind.D6:
             return self._read_d6(frame, blob)
         if call.kind is Kind.D4:
-            return Refusal(Reason.UNCLEAR, blob.box, "the d4's numerals are not read yet")
+            return self._read_d4(frame, blob)
         return self._read_stick(frame, blob, call.kind)
 
     def _read_stick(self, frame: Image, blob: Blob, kind: Kind) -> Implement | Refusal:
+        width = face_width_mm(frame, blob, self.tray.px_per_mm)
+        if width < _NARROWEST_FACE_MM[kind]:
+            return Refusal(Reason.ON_EDGE, blob.box, "only a narrow side shows")
         strip = stick_strip(frame, blob, self.tray.px_per_mm)
         reading = self.profile.read_face(kind, face_features(strip))
         if reading.face is None:
@@ -88,8 +96,17 @@ class Reader:
         face = _YESNO_FACES[reading.face] if kind is Kind.YESNO else reading.face
         return Implement(kind, blob.box, reading.confidence, face=face)
 
+    def _read_d4(self, frame: Image, blob: Blob) -> Implement | Refusal:
+        reading = read_d4(frame, blob, self.tray.px_per_mm, self.profile.glyphs)
+        if reading.value is None:
+            return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
+        return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
+
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
-        pips = count_pips(frame, blob, self.tray.px_per_mm)
+        lift = self.tray.lift(*blob.centre, D6_HEIGHT_MM)
+        pips = count_pips(frame, blob, self.tray.px_per_mm, lift)
+        if not pips.lying_flat:
+            return Refusal(Reason.COCKED, blob.box, "no square top face")
         if pips.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)

@@ -24,6 +24,8 @@ BRIDGE_MM = 12.0  # widest dark band between two light parts of one object
 DARK_OFFSET = 25.0  # grey levels added before the log ratio
 TEXTURE_WINDOW = 7  # pixels at analysis size
 TEXTURE_KEPT = 0.25  # correlation above which the felt's texture shows through
+SPLIT_SOLIDITY = 0.8  # outlines less convex than this may be implements touching
+SPLIT_MM = 3.0  # joints narrower than twice this are cut
 
 Mask = NDArray[np.uint8]
 Contour = NDArray[np.int32]
@@ -121,9 +123,36 @@ class Segmenter:
     def foreground(self, frame: Image) -> Foreground:
         mask = self.mask(frame)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        blobs = [self._blob(np.asarray(c, np.int32), mask.shape) for c in contours]
+        blobs = []
+        for contour in contours:
+            blob = self._blob(np.asarray(contour, np.int32), mask.shape)
+            # An arm reaches in from the picture's border: it is never cut into parts.
+            divisible = blob.solidity < SPLIT_SOLIDITY and not blob.touches_border
+            parts = self._parts(np.asarray(contour, np.int32), mask.shape) if divisible else []
+            blobs.extend(parts or [blob])
         kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2)
         return Foreground(mask, kept)
+
+    def _parts(self, contour: NDArray[np.int32], shape: tuple[int, ...]) -> list[Blob]:
+        """Implements that touch only at a corner or an end: the narrow joint is cut.
+
+        Each part is what survives a shrinking by ``SPLIT_MM``, grown back inside the
+        outline; nothing is cut when the shrunk outline stays in one piece.
+        """
+        region = np.zeros(shape[:2], np.uint8)
+        cv2.drawContours(region, [contour], -1, 1, -1)
+        size = max(3, round(2 * SPLIT_MM * self._px_per_mm) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        count, labels = cv2.connectedComponents(cv2.erode(region, kernel))
+        if count < 3:
+            return []
+        parts = []
+        for label in range(1, count):
+            core = (labels == label).astype(np.uint8)
+            grown = np.asarray(cv2.dilate(core, kernel), np.uint8) & region
+            found, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            parts.append(self._blob(np.asarray(max(found, key=cv2.contourArea), np.int32), shape))
+        return parts
 
     def _blob(self, contour: Contour, shape: tuple[int, ...]) -> Blob:
         scale = self._px_per_mm

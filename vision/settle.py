@@ -70,6 +70,19 @@ class SettleDetector:
             return Scene.STILL, True
         return Scene.STILL, False
 
+    @property
+    def settled(self) -> bool:
+        """True once this throw has been reported settled (until the scene moves or empties)."""
+        return self._fired
+
+    def read_again(self) -> None:
+        """Fire on the next still frame too: the last reading was not confirmed yet."""
+        self._fired = False
+
+    def reset(self) -> None:
+        """Forget the scene's history, as after a new calibration or a pause of the stream."""
+        self._previous, self._still_run, self._fired = None, 0, False
+
 
 def _share(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> float:
     return float(np.count_nonzero(cv2.absdiff(a, b) > PIXEL_CHANGE)) / a.size

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.tray import Image
+from vision.tray import CAMERA_HEIGHT_MM, Image
 
 SIZE = (1200, 900)
 PX_PER_MM = 2.48
@@ -39,6 +39,7 @@ PIPS = {
     5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
     6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
 }
+CARD_MM = 30.0  # printed corner marker cards
 TROUBLES = ("on-edge", "off-tray", "hand", "touching", "cocked")
 
 
@@ -56,8 +57,9 @@ class SyntheticScene:
 
 
 class _Canvas:
-    def __init__(self, rng: Random, tray_seed: int | None = None) -> None:
+    def __init__(self, rng: Random, tray_seed: int | None = None, markers: bool = False) -> None:
         self.rng = rng
+        self.markers = markers
         self.origin = (
             (SIZE[0] - FLOOR_MM[0] * PX_PER_MM) / 2,
             (SIZE[1] - FLOOR_MM[1] * PX_PER_MM) / 2,
@@ -66,7 +68,7 @@ class _Canvas:
             self.felt = rng.choice(FELTS)
             self.image = self._empty_tray(rng)
         else:  # one tray for many throws, drawn once
-            self.felt, tray = _shared_tray(tray_seed)
+            self.felt, tray = _shared_tray(tray_seed, markers)
             self.image = tray.copy()
         self.shadows = np.zeros(self.image.shape[:2], np.float32)
 
@@ -84,8 +86,22 @@ class _Canvas:
         x0, y0 = self.px(0, 0)
         x1, y1 = self.px(*FLOOR_MM)
         cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), self.felt, -1)
+        if self.markers:
+            self._marker_cards(image)
         texture = np.random.default_rng(rng.randrange(2**31)).normal(0, 4, image.shape)
         return np.clip(image + texture, 0, 255).astype(np.uint8)
+
+    def _marker_cards(self, image: Image) -> None:
+        """The printed corner markers (``vision.markers``), each card in a floor corner."""
+        from vision.markers import marker_image
+
+        side = round(CARD_MM * PX_PER_MM)
+        far_x, far_y = FLOOR_MM[0] - CARD_MM, FLOOR_MM[1] - CARD_MM
+        corners = ((0.0, 0.0), (far_x, 0.0), (far_x, far_y), (0.0, far_y))
+        for marker_id, (x_mm, y_mm) in enumerate(corners):
+            x, y = (round(v) for v in self.px(x_mm, y_mm))
+            card = marker_image(marker_id, side)
+            image[y : y + side, x : x + side] = card[..., None]
 
     def rectangle(
         self, centre: tuple[float, float], size_mm: tuple[float, float], angle: float
@@ -99,14 +115,16 @@ class _Canvas:
 
     def finish(self, empty: Image) -> tuple[Image, Image]:
         soft = cv2.GaussianBlur(self.shadows, (0, 0), 4)
+        # Shadows fall on the felt beside an implement, not on its lit top.
+        soft[np.any(self.image != empty, axis=2)] = 0.0
         frame = self.image.astype(np.float32) * (1 - 0.35 * soft[..., None])
         noise = np.random.default_rng(self.rng.randrange(2**31)).normal(0, 2, frame.shape)
         return np.clip(frame + noise, 0, 255).astype(np.uint8), empty
 
 
 @lru_cache(maxsize=4)
-def _shared_tray(tray_seed: int) -> tuple[tuple[int, int, int], Image]:
-    canvas = _Canvas(Random(tray_seed))
+def _shared_tray(tray_seed: int, markers: bool) -> tuple[tuple[int, int, int], Image]:
+    canvas = _Canvas(Random(tray_seed), markers=markers)
     return canvas.felt, canvas.image
 
 
@@ -165,6 +183,9 @@ def _yesno(canvas: _Canvas, place: tuple[float, float, float], face: str) -> lis
 
 
 def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: bool) -> list[int]:
+    """A d6 as a camera above the picture's centre sees it: the top face moved away from the
+    centre by perspective, and between it and the footprint the sides facing the lens,
+    shaded, with their pips squeezed."""
     rng = canvas.rng
     body = rng.choice(DIE_COLOURS)
     pip = (240, 240, 240) if sum(body) < 400 else (25, 25, 25)
@@ -172,20 +193,35 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     size = (side * 1.6, side) if cocked else (side, side)
     polygon = canvas.rectangle(place[:2], size, place[2])
     canvas.shadow(polygon)
-    cv2.fillPoly(canvas.image, [polygon], body)
     if cocked:
+        cv2.fillPoly(canvas.image, [polygon], body)
         return _bbox(polygon)
+    cx, cy = canvas.px(*place[:2])
+    factor = side / (CAMERA_HEIGHT_MM - side)
+    lift = ((cx - SIZE[0] / 2) * factor / PX_PER_MM, (cy - SIZE[1] / 2) * factor / PX_PER_MM)
+    top_centre = (place[0] + lift[0], place[1] + lift[1])
+    top = canvas.rectangle(top_centre, size, place[2])
+    outline = np.asarray(cv2.convexHull(np.vstack([polygon, top])), np.int32)
+    cv2.fillPoly(canvas.image, [outline], tuple(int(c * 0.6) for c in body))
+    for corner in polygon:  # squeezed pips on the sides, near the footprint's corners
+        x, y = (0.75 * corner + 0.25 * np.asarray((cx, cy))).astype(int)
+        cv2.ellipse(canvas.image, (int(x), int(y)), (3, 1), place[2], 0, 360, pip, -1)
+    cv2.fillPoly(canvas.image, [top], body)
     angle = np.radians(place[2])
     gap = side * 0.28
     for u, v in PIPS[value]:
-        x = place[0] + gap * (u * np.cos(angle) - v * np.sin(angle))
-        y = place[1] + gap * (u * np.sin(angle) + v * np.cos(angle))
-        cx, cy = canvas.px(x, y)
-        cv2.circle(canvas.image, (int(cx), int(cy)), int(1.4 * PX_PER_MM), pip, -1)
-    return _bbox(polygon)
+        x = top_centre[0] + gap * (u * np.cos(angle) - v * np.sin(angle))
+        y = top_centre[1] + gap * (u * np.sin(angle) + v * np.cos(angle))
+        px, py = canvas.px(x, y)
+        cv2.circle(canvas.image, (int(px), int(py)), int(1.4 * PX_PER_MM), pip, -1)
+    return _bbox(outline)
 
 
-def _d4(canvas: _Canvas, place: tuple[float, float, float], cocked: bool) -> list[int]:
+def _d4(
+    canvas: _Canvas, place: tuple[float, float, float], cocked: bool, value: int = 1
+) -> list[int]:
+    """A d4 seen from above: three faces, shaded apart, meeting at the top point; each face
+    carries a numeral near each corner, turned to face it."""
     edge = canvas.rng.uniform(25, 30)
     angle = np.radians(place[2])
     corners = 3 if not cocked else 4
@@ -196,8 +232,50 @@ def _d4(canvas: _Canvas, place: tuple[float, float, float], cocked: bool) -> lis
         points.append(canvas.px(place[0] + radius * np.cos(a), place[1] + radius * np.sin(a)))
     polygon = np.asarray(points, np.int32)
     canvas.shadow(polygon)
-    cv2.fillPoly(canvas.image, [polygon], canvas.rng.choice(DIE_COLOURS))
+    body = canvas.rng.choice(DIE_COLOURS)
+    cv2.fillPoly(canvas.image, [polygon], body)
+    if cocked:
+        return _bbox(polygon)
+    ink = (25, 25, 25) if sum(body) > 400 else (235, 235, 235)
+    apex = np.asarray(canvas.px(*place[:2]))
+    base = [np.asarray(p, np.float64) for p in points]
+    others = [v for v in range(1, 5) if v != value]
+    canvas.rng.shuffle(others)
+    for k in range(3):
+        a, b = base[k], base[(k + 1) % 3]
+        shade = 0.75 + 0.12 * k
+        face = np.asarray([apex, a, b], np.int32)
+        cv2.fillPoly(canvas.image, [face], tuple(int(c * shade) for c in body))
+        middle = (apex + a + b) / 3
+        for corner, shown in ((apex, value), (a, others[k]), (b, others[(k + 1) % 3])):
+            _numeral(canvas, corner + 0.5 * (middle - corner), corner, str(shown), ink)
     return _bbox(polygon)
+
+
+def _numeral(
+    canvas: _Canvas,
+    at: NDArray[np.float64],
+    towards: NDArray[np.float64],
+    text: str,
+    ink: tuple[int, int, int],
+) -> None:
+    """A numeral about 4 mm tall at ``at``, its top turned towards ``towards``."""
+    size = 48
+    stamp = np.zeros((size, size), np.uint8)
+    cv2.putText(stamp, text, (size // 2 - 9, size // 2 + 11), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 255, 3)
+    up = towards - at
+    turn = float(np.degrees(np.arctan2(up[0], -up[1])))
+    scale = 4.0 * PX_PER_MM / 22
+    matrix = cv2.getRotationMatrix2D((size / 2, size / 2), -turn, scale)
+    x0, y0 = int(at[0]) - size // 2, int(at[1]) - size // 2
+    matrix[0, 2] += at[0] - size / 2 - x0
+    matrix[1, 2] += at[1] - size / 2 - y0
+    region = canvas.image[y0 : y0 + size, x0 : x0 + size]
+    if region.shape[:2] != (size, size):
+        return  # too near the picture's border to draw
+    weight = cv2.warpAffine(stamp, matrix, (size, size)).astype(np.float32)[..., None] / 255
+    painted = region * (1 - weight) + np.asarray(ink, np.float32) * weight
+    region[...] = np.asarray(painted, np.uint8)
 
 
 def _hand(canvas: _Canvas) -> list[int]:
@@ -250,8 +328,10 @@ def scene(
     values: tuple[int, ...] | None = None,
     tray_seed: int | None = None,
     look: str | None = None,
+    markers: bool = False,
 ) -> SyntheticScene:
-    """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse.
+    """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
+    ``markers`` puts the printed corner markers on the floor.
 
     ``faces`` ("MMPP", one letter per stick) and ``values`` (the d6s) choose what the
     implements show instead of drawing it; scenes with the same ``tray_seed`` share one
@@ -259,7 +339,7 @@ def scene(
     the set of sticks.
     """
     rng = Random(seed)
-    canvas = _Canvas(rng, tray_seed)
+    canvas = _Canvas(rng, tray_seed, markers)
     empty = canvas.image.copy()
     placer = _Placer(rng)
     drawn_look = rng.choice(list(LOOKS))
@@ -277,7 +357,7 @@ def scene(
         objects.append({"kind": "stick", "face": face, "bbox": _stick(canvas, look, place, face)})
     if kit in ("ur", "ur-nostick"):
         value = rng.randint(1, 4)
-        box = _d4(canvas, placer.place(20), trouble == "cocked")
+        box = _d4(canvas, placer.place(20), trouble == "cocked", value)
         objects.append({"kind": "d4", "value": value, "bbox": box})
     if kit == "ur":
         face = "edge" if trouble == "on-edge" else rng.choice("MP")

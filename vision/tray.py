@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from vision.errors import CalibrationError
 
 FLOOR_MM = (400.0, 300.0)  # inside of the tray, long side first
+CAMERA_HEIGHT_MM = 380.0  # lens above the floor, when calibration was not told otherwise
 ANALYSIS_SCALE = 0.5  # segmentation runs on a half-size frame
 _FIND_SCALE = 0.25
 
@@ -32,15 +33,31 @@ class Tray:
     empty: Image
     floor: Points  # convex polygon, shape (N, 2)
     px_per_mm: float
+    camera_height_mm: float = CAMERA_HEIGHT_MM
 
     @property
     def size(self) -> tuple[int, int]:
         return int(self.empty.shape[1]), int(self.empty.shape[0])
 
+    def lift(self, x: float, y: float, height_mm: float) -> tuple[float, float]:
+        """How far (pixels) a point ``height_mm`` above the floor at (x, y) appears displaced.
+
+        The camera looks straight down from above the picture's centre: what is higher is
+        nearer the lens and appears farther from the centre. A die's top face is its footprint
+        moved by this much; the sides seen are those facing the centre.
+        """
+        width, height = self.size
+        factor = height_mm / max(1.0, self.camera_height_mm - height_mm)
+        return (x - width / 2) * factor, (y - height / 2) * factor
+
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(folder / "empty.png"), self.empty)
-        record = {"floor": self.floor.tolist(), "px_per_mm": self.px_per_mm}
+        record = {
+            "floor": self.floor.tolist(),
+            "px_per_mm": self.px_per_mm,
+            "camera_height_mm": self.camera_height_mm,
+        }
         (folder / "tray.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
 
     @classmethod
@@ -48,7 +65,9 @@ class Tray:
         try:
             record = json.loads((folder / "tray.json").read_text(encoding="utf-8"))
             empty = read_image(folder / "empty.png")
-            return cls(empty, np.asarray(record["floor"], np.float32), float(record["px_per_mm"]))
+            height = float(record.get("camera_height_mm", CAMERA_HEIGHT_MM))
+            floor = np.asarray(record["floor"], np.float32)
+            return cls(empty, floor, float(record["px_per_mm"]), height)
         except (OSError, KeyError, ValueError, TypeError) as error:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
 
@@ -62,7 +81,7 @@ def read_image(path: Path) -> Image:
     return np.asarray(image, np.uint8)
 
 
-def calibrate(empty: Image) -> Tray:
+def calibrate(empty: Image, camera_height_mm: float = CAMERA_HEIGHT_MM) -> Tray:
     """Locate the floor of the tray in an image of the empty tray."""
     floor = _floor_outline(empty)
     (_, _), (w, h), _ = cv2.minAreaRect(floor)
@@ -72,7 +91,7 @@ def calibrate(empty: Image) -> Tray:
     image_area = empty.shape[0] * empty.shape[1]
     if cv2.contourArea(floor) < 0.2 * image_area or px_per_mm <= 0:
         raise CalibrationError("the tray's floor was not found: is the whole tray in view?")
-    return Tray(empty, floor, float(px_per_mm))
+    return Tray(empty, floor, float(px_per_mm), camera_height_mm)
 
 
 def _floor_outline(empty: Image) -> Points:
