@@ -259,3 +259,13 @@ def test_a_stick_on_edge_beside_its_shadow_is_refused(profile: Profile) -> None:
     assert Reason.ON_EDGE in {r.reason for r in on_edge.refusals}
     flat = reader.read(painted(16, 0))
     assert Reason.ON_EDGE not in {r.reason for r in flat.refusals}
+
+
+@pytest.mark.parametrize("kit", ["modern", "ur-nostick"])
+def test_small_implements_alone_on_the_tray_settle(kit: str) -> None:
+    # Two d6s or one d4 cover a tiny share of the picture: they must still count as a throw.
+    for seed in range(12):
+        made = scene(seed, kit)
+        detector = SettleDetector.for_tray(made.empty, still_frames=2)
+        fired = [detector.update(made.frame)[1] for _ in range(3)]
+        assert fired == [False, True, False], f"{kit} seed {seed}: never settled"

@@ -19,10 +19,13 @@ from numpy.typing import NDArray
 
 from vision.tray import Image
 
-SMALL_SIZE = (80, 60)
+# A lone d4 or a pair of d6s covers under 0.2% of the picture: at 80x60 they were often
+# taken for an empty tray and never read. At 160x120 a small pixel is about 3 mm of floor
+# and a die's top face covers several.
+SMALL_SIZE = (160, 120)
 PIXEL_CHANGE = 18  # grey levels
-MOVING_SHARE = 0.004  # share of changed pixels that means motion
-PRESENT_SHARE = 0.003  # share of pixels unlike the empty tray that means something is there
+MOVING_SHARE = 0.001  # share of changed pixels that means motion (a rolling die is seen)
+PRESENT_SHARE = 0.0004  # share of pixels unlike the empty tray that means something is there
 
 
 class Scene(StrEnum):
