@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 from device_helpers import make_app
 
+from companion import games
 from companion.device.app import App
 from companion.device.events import (
     CameraBack,
@@ -33,6 +35,7 @@ from companion.device.screens import (
     Why,
 )
 from companion.device.view import BlankScreen, BoardScreen, ScoreScreen
+from companion.randomplay import random_action
 
 SELECT, DOWN, UP, BACK = (Press(k) for k in (Key.SELECT, Key.DOWN, Key.UP, Key.BACK))
 HOLD_SELECT, HOLD_BACK = Press(Key.SELECT, long=True), Press(Key.BACK, long=True)
@@ -233,3 +236,17 @@ def test_resumes_the_saved_game_at_boot(app: App, tmp_path: Path) -> None:
     assert resumed.game is not None and app.game is not None
     assert resumed.game.fen() == app.game.fen()
     assert isinstance(resumed.screen, Choosing)
+
+
+def test_a_lone_senet_modern_piece_may_be_thrown_one_die_by_hand(tmp_path: Path) -> None:
+    app = make_app(tmp_path, game="senet-modern")
+    rng = random.Random(4)
+    game = games.get("senet-modern").game()
+    while not (game.position.throw is None and len(game.position.squares(game.position.turn)) == 1):
+        if game.is_over():
+            game = games.get("senet-modern").game()
+        random_action(game, rng)
+    app.game, app.start = game, games.get("senet-modern").game().fen()
+    throws = [choice.throw for choice in app.hand_choices() if choice.throw is not None]
+    assert {t.score for t in throws if len(t.dice) == 1} == {1, 2, 3, 4, 5, 6}  # N6: one die
+    assert any(len(t.dice) == 2 for t in throws)

@@ -10,14 +10,16 @@ import re
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
+from random import Random
 
 import pytest
 from test_ruledocs import DECISIONS, decision_ids, page
 
 from companion import games
-from companion.core import PASS, Move
+from companion.core import PASS, Move, RuleSet
 from companion.errors import IllegalMoveError, NotationError, TurnError
 from companion.games.modern import DiceTable, Modern, ModernRules
+from companion.randomplay import random_action
 from companion.rules import Basis, Ruling
 from companion.throws import Throw
 
@@ -235,3 +237,27 @@ def test_the_guides_examples_do_what_it_says() -> None:
     assert Move.parse("7-11,1-7") in start.legal_moves()
     assert not start.explain(Move.parse("1-7,7-11")).legal
     assert game(None).board_lines()[0].startswith("W5 B5 W4 B4")
+
+
+def test_one_die_or_two_is_a_choice_only_with_one_piece_left() -> None:
+    rules = games.get("senet-modern")
+    start = rules.game()
+    assert list(start.throw_options(start.position)) == ["two dice"]
+    lone = _position_with_one_piece_left(rules)
+    options = lone.throw_options(lone.position)
+    assert list(options) == ["two dice", "one die"]
+    assert sorted(o.shown for o in options["one die"]) == ["1", "2", "3", "4", "5", "6"]
+    assert sum(o.probability for o in options["one die"]) == 1
+
+
+def _position_with_one_piece_left(rules: RuleSet) -> Modern:
+    rng = Random(4)
+    for _ in range(200):
+        game = rules.game()
+        while not game.is_over():
+            position = game.position
+            if position.throw is None and len(position.squares(position.turn)) == 1:
+                assert isinstance(game, Modern)
+                return game
+            random_action(game, rng)
+    raise AssertionError("no random game left a player with one piece")

@@ -499,10 +499,12 @@ def _rewrapped(screen: Screen, inner: Screen) -> Screen:
 
 
 def _distinct_outcomes(game: AnyGame) -> list[tuple[int | str, str]]:
-    """(score, what the implements show) for each outcome, one per distinct throw."""
+    """(score, what the implements show) for each outcome, one per distinct throw, of
+    every way the player to move may throw (Senet-Modern's one die, N6)."""
     seen: set[Throw] = set()
     listed: list[tuple[int | str, str]] = []
-    for outcome in game.rules.throws.outcomes():
+    ways = game.throw_options(game.position).values()
+    for outcome in (outcome for outcomes in ways for outcome in outcomes):
         if outcome.throw in seen:
             continue
         seen.add(outcome.throw)

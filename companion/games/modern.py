@@ -12,7 +12,7 @@ by :class:`_TurnBuilder` add what concerns a whole turn (both dice before one, N
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -341,6 +341,13 @@ class Modern(RaceGame[ModernPosition]):
                 ruling,
             )
         return position.with_throw(Dice(dice))
+
+    def throw_options(self, position: ModernPosition) -> Mapping[str, Sequence[Outcome]]:
+        """N6: a player with one piece left on the board chooses one die or two."""
+        table = self.rules.throws
+        if len(position.squares(position.turn)) != 1:
+            return {"two dice": table.outcomes()}
+        return {"two dice": table.outcomes(), "one die": table.single_outcomes()}
 
     def random_throw(self, rng: Random) -> Throw:
         """Two dice; a player with one piece left throws one die half of the time (N6)."""
