@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import games
-from companion.core import IN, PASS, Move, RaceGame, RuleSet
+from companion.core import END, IN, PASS, Move, RaceGame, RuleSet
+from companion.games.mehen_position import MehenPosition
 from companion.randomplay import random_action
 from companion.sphinx import Level, Sphinx
 from companion.throwstats import wilson_interval
@@ -152,9 +153,26 @@ def _play(game: RaceGame[Any], seated: list[tuple[str, Chooser]], dice: random.R
             return
         kind, player = seated[game.position.turn]
         if game.position.throw is None:
+            if _scores_settled(game.position):
+                game.push_fast(END)
+                return
             _before_throw(game, kind, player, dice)
         else:
             game.push_fast(player(game))
+    if game.position.throw is None and END in game.legal_moves():
+        game.push_fast(END)  # the cap: the players agree to stop and count (M10)
+
+
+def _scores_settled(position: Any) -> bool:
+    """Mehen: no predator can eat any more (every simple piece has reached the centre or
+    been eaten), so no score can change; the players agree to end and count (M10). A
+    player who is behind would otherwise keep their predator on the board for ever."""
+    if not isinstance(position, MehenPosition):
+        return False
+    return not any(
+        position.track_squares(seat) or position.tail[seat] or position.to_enter[seat]
+        for seat in range(position.players)
+    )
 
 
 def _before_throw(game: RaceGame[Any], kind: str, player: Chooser, dice: random.Random) -> None:

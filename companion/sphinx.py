@@ -40,9 +40,9 @@ Evaluator = Callable[[RaceGame[Any], Any], Values]
 
 WIN = 1000.0  # the value of a won game, far above any evaluation
 # Node budgets, measured to keep every decision under 200 ms on the development machine
-# (benchmarks/match.py --timing); a Raspberry Pi 4 core is about five times slower.
+# (benchmarks/match.py); a Raspberry Pi 4 core is about five times slower.
 NORMAL_NODES = 3000
-STRONG_NODES = 6000
+STRONG_NODES = 4000
 
 
 class Level(Enum):
@@ -172,11 +172,16 @@ class Sphinx:
         self._start_budget(unlimited=True)  # the first depth always completes
         ranked = self._ranked(position, legal, 1)
         self._start_budget()
+        used = [max(1, len(legal))]  # nodes each depth took
         for depth in range(2, self.settings.depth + 1):
+            before = self._nodes_left
+            if depth > 2 and before >= 0 and used[-1] * used[-1] / used[-2] > before:
+                break  # the next depth would overrun the budget: save the nodes
             try:
                 ranked = self._ranked(position, legal, depth)
             except _OutOfBudgetError:
                 break
+            used.append(max(1, before - self._nodes_left))
         return ranked
 
     def _start_budget(self, *, unlimited: bool = False) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from companion.games.ur import DieAndStick
 from companion.throwstats import analyse_dice, analyse_stick
 
 
-def _pairs(weights: list[float], count: int, seed: int) -> list[tuple[int, int]]:
+def _pairs(weights: Sequence[float], count: int, seed: int) -> list[tuple[int, int]]:
     rng = random.Random(seed)
     faces = range(1, len(weights) + 1)
     return [(rng.choices(faces, weights)[0], rng.choices(faces, weights)[0]) for _ in range(count)]
