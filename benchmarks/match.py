@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import games
@@ -266,9 +266,9 @@ class Result:
         )
 
 
-def measure(name: str, first: str, second: str, count: int, jobs: int) -> Result:
+def measure(name: str, first: str, second: str, count: int, jobs: int, seed: int = 0) -> Result:
     began = time.monotonic()
-    tally = run(name, first, second, count, jobs)
+    tally = run(name, first, second, count, jobs, seed)
     low, high = wilson_interval(tally.wins, tally.games)
     times = sorted(tally.decision_seconds) or [0.0]
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
@@ -290,6 +290,43 @@ def measure(name: str, first: str, second: str, count: int, jobs: int) -> Result
     )
 
 
+TABLE_HEAD = (
+    "| rule set | pairing | games | wins | win rate | 95% interval | even | beats it? "
+    "| median ms | p99 ms | max ms |",
+    "| --- | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |",
+)
+
+
+def table(path: str) -> list[str]:
+    """The markdown table of saved results; runs of one pairing on other seeds add up
+    (the median and 99th percentile shown are the worst of the runs')."""
+    merged: dict[tuple[str, str, str], Result] = {}
+    with open(path, encoding="utf-8") as saved:
+        for line in saved:
+            result = Result(**json.loads(line))
+            key = (result.name, result.first, result.second)
+            merged[key] = _merged(merged[key], result) if key in merged else result
+    return [*TABLE_HEAD, *(result.markdown() for result in merged.values())]
+
+
+def _merged(one: Result, other: Result) -> Result:
+    wins, games = one.wins + other.wins, one.games + other.games
+    low, high = wilson_interval(wins, games)
+    return replace(
+        one,
+        games=games,
+        wins=wins,
+        draws=one.draws + other.draws,
+        low=low,
+        high=high,
+        decisions=one.decisions + other.decisions,
+        median_ms=max(one.median_ms, other.median_ms),
+        p99_ms=max(one.p99_ms, other.p99_ms),
+        max_ms=max(one.max_ms, other.max_ms),
+        minutes=one.minutes + other.minutes,
+    )
+
+
 def games_for(first: str, second: str, args: argparse.Namespace) -> int:
     """Cheap pairings play ``--games``; pairings with the strong level ``--strong-games``."""
     count: int = args.strong_games if "strong" in (first, second) else args.games
@@ -303,13 +340,21 @@ def main() -> int:
     parser.add_argument("--strong-games", type=int, default=300, help="games per strong pairing")
     parser.add_argument("--pairing", action="append", metavar="FIRST-SECOND", help="only these")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--first-seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--json", metavar="FILE", help="append each result as a JSON line")
     parser.add_argument("--markdown", action="store_true", help="table rows for docs/sphinx.md")
+    parser.add_argument(
+        "--table", metavar="FILE", help="only print the table of results saved with --json"
+    )
     args = parser.parse_args()
+    if args.table:
+        print("\n".join(table(args.table)))
+        return 0
     pairings = [tuple(p.split("-")) for p in args.pairing] if args.pairing else PAIRINGS
     for name in args.names or DEFAULT_NAMES:
         for first, second in pairings:
-            result = measure(name, first, second, games_for(first, second, args), args.jobs)
+            count = games_for(first, second, args)
+            result = measure(name, first, second, count, args.jobs, args.first_seed)
             print(result.markdown() if args.markdown else result.line(), flush=True)
             if args.json:
                 with open(args.json, "a", encoding="utf-8") as out:

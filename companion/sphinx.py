@@ -320,8 +320,8 @@ def _grouped(outcomes: Sequence[Outcome]) -> list[tuple[Throw, float]]:
 # ----- evaluations per family -------------------------------------------------------------
 def evaluate_senet(game: RaceGame[Any], position: SenetPosition) -> Values:
     """Progress along the track, pieces borne off, and pairs that cannot be attacked.
-    Progress is counted in squares, except with Migo's exits (S6-S9), where a square is
-    worth what it saves of the throws a piece needs to leave (:func:`_exit_values`)."""
+    Progress is counted in squares, except with Migo's exits (S6-S9): see
+    :func:`_exit_values` and :func:`_water_risk`."""
     assert isinstance(game, Senet)
     rules = game.rules
     values = _exit_values(rules) if rules.exits else None
@@ -332,58 +332,94 @@ def evaluate_senet(game: RaceGame[Any], position: SenetPosition) -> Values:
             progress = sum(squares) + position.off[side] * 36.0
         else:
             progress = sum(values[square] for square in squares) + position.off[side] * values[0]
+            progress -= WATER_RISK_WEIGHT * _water_risk(rules, position.board, squares, values)
         safe = sum(1 for square in squares if _next_to_own(position.board, square))
         scores.append(progress + 2.0 * safe - 0.5 * _behind_home(squares, rules.home_row))
     return tuple(scores)
+
+
+WATER_RISK_WEIGHT = 3.0  # the risk comes back every turn until a throw fits
 
 
 _EXIT_VALUES: dict[int, tuple[SenetRules, list[float]]] = {}
 
 
 def _exit_values(rules: SenetRules) -> list[float]:
-    """Each square's worth (index 0: borne off) for rules with exits: the throws a lone
-    piece needs from square 1 to leave, less those it needs from there, in units of one
-    square early on the track. With Migo's exits a piece waits on 26-30 for one exact
-    throw and any other throw can drop it in the water (back to the start): leaving is
-    worth far more than the few squares it looks like (about 200 squares, not 10)."""
+    """Each square's worth (index 0: borne off) with exits: the throws a piece needs from
+    square 1 to leave, less those it needs from there, in units of one square early on the
+    track, for a piece whose unusable throws other pieces take (the water's risk, when no
+    other piece can, is :func:`_water_risk`). A piece on 26-30 waits for one exact throw,
+    so leaving is worth far more than the few squares it looks like."""
     cached = _EXIT_VALUES.get(id(rules))
     if cached is None or cached[0] is not rules:
-        throws = _lone_piece_throws(rules)
+        throws = _throws_to_leave(rules)
         square = (throws[1] - throws[11]) / 10
         values = [throws[1] / square] + [(throws[1] - t) / square for t in throws[1:]]
+        values[rules.water] = 0.0
         cached = _EXIT_VALUES[id(rules)] = (rules, values)
     return cached[1]
 
 
-def _lone_piece_throws(rules: SenetRules) -> list[float]:
-    """Expected throws for a piece alone on the board to leave from each square (index 0
-    unused), by value iteration: a throw it cannot use is lost, the water sends it back to
-    square 1, and every throw that has a target must be played."""
+def _throws_to_leave(rules: SenetRules) -> list[float]:
+    """Expected throws for a piece to leave from each square (index 0 unused), by value
+    iteration; a throw the piece cannot use (or that would drop it in the water) is left
+    to another piece, and the piece takes a throw only when it brings it nearer."""
     chances = [(score, float(p)) for score, p in rules.throws.score_probabilities().items()]
     last = len(rules.start_board())
     throws = [0.0] * (last + 1)
-    for _ in range(400):
+    for _ in range(300):
         following = [0.0] * (last + 1)
         for start in range(1, last + 1):
             expected = 1.0
             for score, chance in chances:
-                expected += chance * throws[_lone_target(rules, start, score)]
-            following[start] = throws[1] if start == rules.water else expected
+                target = _target(rules, start, score)
+                expected += chance * min(throws[start], throws[target])
+            following[start] = expected if start != rules.water else 0.0
         throws = following
     return throws
 
 
-def _lone_target(rules: SenetRules, start: int, score: int) -> int:
-    """Where a lone piece stands after this throw: 0 once off, 1 after the water."""
+def _target(rules: SenetRules, start: int, score: int) -> int:
+    """Where a piece goes with this throw: 0 once off; ``start`` when it cannot use it."""
     end = rules.forward_end(start, score)
     if end == OFF:
         return 0
-    if end == rules.water:
-        return 1
     exact = rules.exact_square
-    if exact is not None and start < exact < end:
-        return start  # S6: it cannot pass the square without stopping: the throw is lost
+    if end == rules.water or (exact is not None and start < exact < end):
+        return start
     return end
+
+
+def _water_risk(
+    rules: SenetRules, board: str, squares: Sequence[int], values: Sequence[float]
+) -> float:
+    """S9: with every piece on the exit squares, the worth expected to be lost to the
+    water on the next throw (a throw no piece can use drops one back to the start)."""
+    waiting = [square for square in squares if square in rules.exits]
+    if not waiting or len(waiting) < len(squares):
+        return 0.0  # a piece before the exits can take the throw (forward or backward)
+    lost = min(values[square] for square in waiting) - values[1]
+    risk = 0.0
+    for score, chance in _score_chances(rules):
+        if not any(_exit_open(rules, board, square, score) for square in waiting):
+            risk += chance * lost
+    return risk
+
+
+def _exit_open(rules: SenetRules, board: str, square: int, score: int) -> bool:
+    end = rules.forward_end(square, score)
+    return end == OFF or (end != rules.water and board[end - 1] == ".")
+
+
+_SCORE_CHANCES: dict[int, tuple[SenetRules, list[tuple[int, float]]]] = {}
+
+
+def _score_chances(rules: SenetRules) -> list[tuple[int, float]]:
+    cached = _SCORE_CHANCES.get(id(rules))
+    if cached is None or cached[0] is not rules:
+        chances = [(score, float(p)) for score, p in rules.throws.score_probabilities().items()]
+        cached = _SCORE_CHANCES[id(rules)] = (rules, chances)
+    return cached[1]
 
 
 def _next_to_own(board: str, square: int) -> bool:
