@@ -3,7 +3,9 @@
 Expectimax over the rule set's exact throw probabilities: at a throw the value is the
 expectation over every outcome; at a move the player to move takes the move best for
 them. Values are vectors, one number per player (max-n), so the same search serves two
-players and a Mehen table of six. Leaves are scored by the family's evaluation (pieces'
+players and a Mehen table of six; "best" is the mover's value less the best other
+player's, so a player also values harm done to the leader (a capture), not only its own
+progress. Leaves are scored by the family's evaluation (pieces'
 progress, safety, ...), registered in :data:`EVALUATORS`; an ended game scores its result.
 
 Three levels: ``easy`` looks one move ahead and sometimes errs, ``normal`` looks at the
@@ -153,14 +155,14 @@ class Sphinx:
         self._cache.clear()
         mover = position.turn
         valued = {
-            name: self._expectation(position, outcomes, depth)[mover]
+            name: _advantage(self._expectation(position, outcomes, depth), mover)
             for name, outcomes in options.items()
         }
         best_option = max(valued, key=lambda name: valued[name])
         best_move: Move | None = None
         best_value = valued[best_option]
         for move in instead:
-            value = self._after_move(position, move, depth)[mover]
+            value = _advantage(self._after_move(position, move, depth), mover)
             if value > best_value:
                 best_move, best_value = move, value
         return best_move, best_option
@@ -235,7 +237,7 @@ class Sphinx:
         mover = position.turn
         for move in instead:
             values = self._after_move(position, move, depth)
-            if values[mover] > expected[mover]:
+            if _advantage(values, mover) > _advantage(expected, mover):
                 expected = values
         self._cache[key] = expected
         return expected
@@ -247,7 +249,7 @@ class Sphinx:
         mover = position.turn
         for outcomes in self._throw_options(position):
             values = self._expectation(position, outcomes, depth)
-            if best is None or values[mover] > best[mover]:
+            if best is None or _advantage(values, mover) > _advantage(best, mover):
                 best = values
         assert best is not None
         return best
@@ -284,7 +286,7 @@ class Sphinx:
         best: Values | None = None
         for move in scratch.legal_moves():
             values = self._after_move(position, move, depth)
-            if best is None or values[mover] > best[mover]:
+            if best is None or _advantage(values, mover) > _advantage(best, mover):
                 best = values
         assert best is not None  # legal_moves is never empty with a throw pending
         return best
