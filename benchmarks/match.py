@@ -74,9 +74,10 @@ class Tally:
         self.decision_seconds += other.decision_seconds
 
 
-def greedy_chooser(rng: random.Random) -> Chooser:
+def greedy_chooser(rng: random.Random, *, foremost: bool = False) -> Chooser:
     """The issue's greedy player: capture when possible (at random among captures), else
-    move the rearmost piece (entering a piece counts as moving the rearmost)."""
+    move the rearmost piece (entering a piece counts as moving the rearmost); with
+    ``foremost`` (the player ``greedy-front``), the foremost piece instead."""
 
     def choose(game: RaceGame[Any]) -> Move:
         legal = game.legal_moves()
@@ -86,6 +87,8 @@ def greedy_chooser(rng: random.Random) -> Chooser:
         captures = [move for move in pieces if _captures(game, move)]
         if captures:
             return rng.choice(captures)
+        if foremost:
+            return max(pieces or legal, key=lambda move: (move.start != IN, move.start))
         return min(pieces or legal, key=lambda move: (move.start != IN, move.start))
 
     return choose
@@ -119,8 +122,8 @@ def _chooser(kind: str, rules: RuleSet, seed: int, tally: Tally) -> Chooser:
     rng = random.Random(seed)
     if kind == "random":
         return lambda game: rng.choice(game.legal_moves())
-    if kind == "greedy":
-        return greedy_chooser(rng)
+    if kind.startswith("greedy"):
+        return greedy_chooser(rng, foremost=kind == "greedy-front")
     return SphinxChooser(Sphinx(rules, level=Level(kind), seed=seed, clock=False), tally)
 
 
@@ -338,7 +341,12 @@ def main() -> int:
     parser.add_argument("names", nargs="*", metavar="NAME")
     parser.add_argument("--games", type=int, default=1000, help="games per pairing")
     parser.add_argument("--strong-games", type=int, default=300, help="games per strong pairing")
-    parser.add_argument("--pairing", action="append", metavar="FIRST-SECOND", help="only these")
+    parser.add_argument(
+        "--pairing",
+        action="append",
+        metavar="FIRST-SECOND",
+        help="only these, e.g. strong-greedy-front",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--json", metavar="FILE", help="append each result as a JSON line")
@@ -350,7 +358,7 @@ def main() -> int:
     if args.table:
         print("\n".join(table(args.table)))
         return 0
-    pairings = [tuple(p.split("-")) for p in args.pairing] if args.pairing else PAIRINGS
+    pairings = [tuple(p.split("-", 1)) for p in args.pairing] if args.pairing else PAIRINGS
     for name in args.names or DEFAULT_NAMES:
         for first, second in pairings:
             count = games_for(first, second, args)
