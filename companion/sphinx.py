@@ -3,15 +3,22 @@
 Expectimax over the rule set's exact throw probabilities: at a throw the value is the
 expectation over every outcome; at a move the player to move takes the move best for
 them. Values are vectors, one number per player (max-n), so the same search serves two
-players and a Mehen table of six. Leaves are scored by the family's evaluation (pieces'
+players and a Mehen table of six; "best" is the mover's value less the best other
+player's, so a player also values harm done to the leader (a capture), not only its own
+progress. Leaves are scored by the family's evaluation (pieces'
 progress, safety, ...), registered in :data:`EVALUATORS`; an ended game scores its result.
 
 Three levels: ``easy`` looks one move ahead and sometimes errs, ``normal`` looks at the
-opponent's reply, ``strong`` searches deeper by iterative deepening within its time.
+opponent's reply, ``strong`` searches deeper by iterative deepening. Past the first depth a
+search keeps to a budget of nodes (moves tried), so the same position and seed always give
+the same choice whatever the machine; a deeper search that would overrun the budget is
+abandoned for the last one completed. A clock is a second, safety limit for slow hardware
+(``clock=False`` turns it off, as the match benchmark does to stay reproducible).
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -20,13 +27,13 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from companion.core import PASS, Move, RaceGame, RuleSet
+from companion.core import OFF, PASS, Move, RaceGame, RuleSet
 from companion.errors import TurnError
 from companion.games.mehen import Mehen
-from companion.games.mehen_position import TAIL, MehenPosition
+from companion.games.mehen_position import GONE, TAIL, MehenPosition
 from companion.games.modern import Modern, ModernPosition
 from companion.games.royal import RoyalPosition, RoyalUr
-from companion.games.senet import Senet, SenetPosition
+from companion.games.senet import Senet, SenetPosition, SenetRules
 from companion.games.ur import BORNE_OFF, Ur, UrPosition
 from companion.throws import Outcome, Throw
 
@@ -34,6 +41,10 @@ Values = tuple[float, ...]
 Evaluator = Callable[[RaceGame[Any], Any], Values]
 
 WIN = 1000.0  # the value of a won game, far above any evaluation
+# Node budgets, measured to keep every decision under 200 ms on the development machine
+# (benchmarks/match.py); a Raspberry Pi 4 core is about five times slower.
+NORMAL_NODES = 3000
+STRONG_NODES = 4000
 
 
 class Level(Enum):
@@ -45,14 +56,15 @@ class Level(Enum):
 @dataclass(frozen=True)
 class LevelSettings:
     depth: int  # moves looked ahead (the deepest search tried)
-    seconds: float  # time for iterative deepening past the first depth
+    nodes: int  # moves tried past the first depth, per decision (0: no limit)
+    seconds: float  # clock limit past the first depth, a safety net (0: none)
     blunder_rate: float  # chance of playing a random legal move instead
 
 
 SETTINGS = {
-    Level.EASY: LevelSettings(depth=1, seconds=0.0, blunder_rate=0.15),
-    Level.NORMAL: LevelSettings(depth=2, seconds=0.1, blunder_rate=0.0),
-    Level.STRONG: LevelSettings(depth=4, seconds=0.1, blunder_rate=0.0),
+    Level.EASY: LevelSettings(depth=1, nodes=0, seconds=0.0, blunder_rate=0.15),
+    Level.NORMAL: LevelSettings(depth=2, nodes=NORMAL_NODES, seconds=0.15, blunder_rate=0.0),
+    Level.STRONG: LevelSettings(depth=4, nodes=STRONG_NODES, seconds=0.15, blunder_rate=0.0),
 }
 
 
@@ -67,8 +79,8 @@ class Hint:
         return f"{self.move} ({self.value:+.1f})"
 
 
-class _OutOfTimeError(Exception):
-    pass
+class _OutOfBudgetError(Exception):
+    """The search has used its nodes or its time: keep the last completed depth."""
 
 
 class Sphinx:
@@ -81,15 +93,19 @@ class Sphinx:
         level: Level = Level.NORMAL,
         seed: int | None = None,
         evaluator: Evaluator | None = None,
+        clock: bool = True,
     ) -> None:
         self.rules = rules
+        self.level = level
         self.settings = SETTINGS[level]
+        self.clock = clock
         self.rng = random.Random(seed)
         self.evaluator = evaluator or evaluator_for(rules)
         self._scratch = rules.game()
         self._cache: dict[tuple[Any, int], Values] = {}
         self._grouped: dict[tuple[Outcome, ...], list[tuple[Throw, float]]] = {}
         self._deadline = 0.0
+        self._nodes_left = -1  # below zero: no limit
 
     def choose(self, game: RaceGame[Any]) -> Move:
         """The move to play with the pending throw; with none, the move to make instead of
@@ -114,21 +130,39 @@ class Sphinx:
         position = game.position
         if position.throw is not None or game.is_over():
             raise TurnError(f"the Sphinx decides before a throw only ({game.fen()})")
-        depth = min(self.settings.depth, 2)
-        self._deadline = 0.0
+        self._scratch.position = position
+        options = {
+            name: _grouped(outcomes)
+            for name, outcomes in self._scratch.throw_options(position).items()
+        }
+        instead = _instead_moves(game)
+        if len(options) == 1 and not instead:  # nothing to weigh: throw
+            return None, next(iter(options))
+        self._start_budget(unlimited=True)  # the first depth always completes
+        choice = self._before_throw_at(position, options, instead, 1)
+        self._start_budget()
+        with contextlib.suppress(_OutOfBudgetError):
+            choice = self._before_throw_at(position, options, instead, min(self.settings.depth, 2))
+        return choice
+
+    def _before_throw_at(
+        self,
+        position: Any,
+        options: dict[str, list[tuple[Throw, float]]],
+        instead: list[Move],
+        depth: int,
+    ) -> tuple[Move | None, str]:
         self._cache.clear()
         mover = position.turn
-        self._scratch.position = position
-        options = self._scratch.throw_options(position)
         valued = {
-            name: self._expectation(position, _grouped(outcomes), depth)[mover]
+            name: _advantage(self._expectation(position, outcomes, depth), mover)
             for name, outcomes in options.items()
         }
         best_option = max(valued, key=lambda name: valued[name])
         best_move: Move | None = None
         best_value = valued[best_option]
-        for move in _instead_moves(game):
-            value = self._after_move(position, move, depth)[mover]
+        for move in instead:
+            value = _advantage(self._after_move(position, move, depth), mover)
             if value > best_value:
                 best_move, best_value = move, value
         return best_move, best_option
@@ -137,16 +171,27 @@ class Sphinx:
         """Every legal move with its expected value for the player to move, best first."""
         position = game.position
         legal = game.legal_moves() if position.throw is not None else _instead_moves(game)
-        self._deadline = 0.0  # the first depth always completes
+        self._start_budget(unlimited=True)  # the first depth always completes
         ranked = self._ranked(position, legal, 1)
-        if self.settings.seconds:
-            self._deadline = time.perf_counter() + self.settings.seconds
+        self._start_budget()
+        used = [max(1, len(legal))]  # nodes each depth took
         for depth in range(2, self.settings.depth + 1):
+            before = self._nodes_left
+            if depth > 2 and before >= 0 and used[-1] * used[-1] / used[-2] > before:
+                break  # the next depth would overrun the budget: save the nodes
             try:
                 ranked = self._ranked(position, legal, depth)
-            except _OutOfTimeError:
+            except _OutOfBudgetError:
                 break
+            used.append(max(1, before - self._nodes_left))
         return ranked
+
+    def _start_budget(self, *, unlimited: bool = False) -> None:
+        """Nodes and time for what follows (shared by every deeper search of a decision)."""
+        settings = self.settings
+        self._nodes_left = -1 if unlimited or not settings.nodes else settings.nodes
+        seconds = 0.0 if unlimited or not self.clock else settings.seconds
+        self._deadline = time.perf_counter() + seconds if seconds else 0.0
 
     # ----- search ------------------------------------------------------------------------
     def _ranked(self, position: Any, legal: Sequence[Move], depth: int) -> list[Hint]:
@@ -158,6 +203,10 @@ class Sphinx:
         return sorted(scored, key=lambda hint: -hint.value)
 
     def _after_move(self, position: Any, move: Move, depth: int) -> Values:
+        if self._nodes_left >= 0:
+            if self._nodes_left == 0:
+                raise _OutOfBudgetError
+            self._nodes_left -= 1
         scratch = self._scratch
         scratch.position = position
         if position.throw is None:  # a move made instead of throwing
@@ -181,14 +230,14 @@ class Sphinx:
         if cached is not None:
             return cached
         if self._deadline and time.perf_counter() > self._deadline:
-            raise _OutOfTimeError
+            raise _OutOfBudgetError
         expected = self._expected_over_throws(position, depth)
         scratch.position = position
         instead = _instead_moves(scratch)
         mover = position.turn
         for move in instead:
             values = self._after_move(position, move, depth)
-            if values[mover] > expected[mover]:
+            if _advantage(values, mover) > _advantage(expected, mover):
                 expected = values
         self._cache[key] = expected
         return expected
@@ -200,7 +249,7 @@ class Sphinx:
         mover = position.turn
         for outcomes in self._throw_options(position):
             values = self._expectation(position, outcomes, depth)
-            if best is None or values[mover] > best[mover]:
+            if best is None or _advantage(values, mover) > _advantage(best, mover):
                 best = values
         assert best is not None
         return best
@@ -237,7 +286,7 @@ class Sphinx:
         best: Values | None = None
         for move in scratch.legal_moves():
             values = self._after_move(position, move, depth)
-            if best is None or values[mover] > best[mover]:
+            if best is None or _advantage(values, mover) > _advantage(best, mover):
                 best = values
         assert best is not None  # legal_moves is never empty with a throw pending
         return best
@@ -272,16 +321,107 @@ def _grouped(outcomes: Sequence[Outcome]) -> list[tuple[Throw, float]]:
 
 # ----- evaluations per family -------------------------------------------------------------
 def evaluate_senet(game: RaceGame[Any], position: SenetPosition) -> Values:
-    """Progress along the track, pieces borne off, and pairs that cannot be attacked."""
+    """Progress along the track, pieces borne off, and pairs that cannot be attacked.
+    Progress is counted in squares, except with Migo's exits (S6-S9): see
+    :func:`_exit_values` and :func:`_water_risk`."""
     assert isinstance(game, Senet)
     rules = game.rules
+    values = _exit_values(rules) if rules.exits else None
     scores = []
     for side in (0, 1):
         squares = position.squares[side]
-        progress = sum(squares) + position.off[side] * 36.0
+        if values is None:
+            progress = sum(squares) + position.off[side] * 36.0
+        else:
+            progress = sum(values[square] for square in squares) + position.off[side] * values[0]
+            progress -= WATER_RISK_WEIGHT * _water_risk(rules, position.board, squares, values)
         safe = sum(1 for square in squares if _next_to_own(position.board, square))
         scores.append(progress + 2.0 * safe - 0.5 * _behind_home(squares, rules.home_row))
     return tuple(scores)
+
+
+WATER_RISK_WEIGHT = 3.0  # the risk comes back every turn until a throw fits
+
+
+_EXIT_VALUES: dict[int, tuple[SenetRules, list[float]]] = {}
+
+
+def _exit_values(rules: SenetRules) -> list[float]:
+    """Each square's worth (index 0: borne off) with exits: the throws a piece needs from
+    square 1 to leave, less those it needs from there, in units of one square early on the
+    track, for a piece whose unusable throws other pieces take (the water's risk, when no
+    other piece can, is :func:`_water_risk`). A piece on 26-30 waits for one exact throw,
+    so leaving is worth far more than the few squares it looks like."""
+    cached = _EXIT_VALUES.get(id(rules))
+    if cached is None or cached[0] is not rules:
+        throws = _throws_to_leave(rules)
+        square = (throws[1] - throws[11]) / 10
+        values = [throws[1] / square] + [(throws[1] - t) / square for t in throws[1:]]
+        values[rules.water] = 0.0
+        cached = _EXIT_VALUES[id(rules)] = (rules, values)
+    return cached[1]
+
+
+def _throws_to_leave(rules: SenetRules) -> list[float]:
+    """Expected throws for a piece to leave from each square (index 0 unused), by value
+    iteration; a throw the piece cannot use (or that would drop it in the water) is left
+    to another piece, and the piece takes a throw only when it brings it nearer."""
+    chances = [(score, float(p)) for score, p in rules.throws.score_probabilities().items()]
+    last = len(rules.start_board())
+    throws = [0.0] * (last + 1)
+    for _ in range(300):
+        following = [0.0] * (last + 1)
+        for start in range(1, last + 1):
+            expected = 1.0
+            for score, chance in chances:
+                target = _target(rules, start, score)
+                expected += chance * min(throws[start], throws[target])
+            following[start] = expected if start != rules.water else 0.0
+        throws = following
+    return throws
+
+
+def _target(rules: SenetRules, start: int, score: int) -> int:
+    """Where a piece goes with this throw: 0 once off; ``start`` when it cannot use it."""
+    end = rules.forward_end(start, score)
+    if end == OFF:
+        return 0
+    exact = rules.exact_square
+    if end == rules.water or (exact is not None and start < exact < end):
+        return start
+    return end
+
+
+def _water_risk(
+    rules: SenetRules, board: str, squares: Sequence[int], values: Sequence[float]
+) -> float:
+    """S9: with every piece on the exit squares, the worth expected to be lost to the
+    water on the next throw (a throw no piece can use drops one back to the start)."""
+    waiting = [square for square in squares if square in rules.exits]
+    if not waiting or len(waiting) < len(squares):
+        return 0.0  # a piece before the exits can take the throw (forward or backward)
+    lost = min(values[square] for square in waiting) - values[1]
+    risk = 0.0
+    for score, chance in _score_chances(rules):
+        if not any(_exit_open(rules, board, square, score) for square in waiting):
+            risk += chance * lost
+    return risk
+
+
+def _exit_open(rules: SenetRules, board: str, square: int, score: int) -> bool:
+    end = rules.forward_end(square, score)
+    return end == OFF or (end != rules.water and board[end - 1] == ".")
+
+
+_SCORE_CHANCES: dict[int, tuple[SenetRules, list[tuple[int, float]]]] = {}
+
+
+def _score_chances(rules: SenetRules) -> list[tuple[int, float]]:
+    cached = _SCORE_CHANCES.get(id(rules))
+    if cached is None or cached[0] is not rules:
+        chances = [(score, float(p)) for score, p in rules.throws.score_probabilities().items()]
+        cached = _SCORE_CHANCES[id(rules)] = (rules, chances)
+    return cached[1]
 
 
 def _next_to_own(board: str, square: int) -> bool:
@@ -314,14 +454,30 @@ def evaluate_ur(game: RaceGame[Any], position: UrPosition) -> Values:
 
 def evaluate_mehen(game: RaceGame[Any], position: MehenPosition) -> Values:
     """M10's score (own pieces in play and pieces eaten) first, then the way to the centre
-    (safe there, and it releases the predator) and an active predator."""
+    (safe there, and it releases the predator), and the predator: on the board while there
+    is prey for it, gone once there is none (the game ends when every predator has left,
+    so a predator with nothing to eat should head for the tail and leave)."""
     length = position.length
+    prey = [_prey(position, seat) for seat in range(position.players)]
+    total_prey = sum(prey)
     scores = []
     for seat in range(position.players):
         progress = sum(position.track_squares(seat)) / length + position.centre[seat]
-        active = 2.0 if position.predators[seat] >= TAIL else 0.0
-        scores.append(10.0 * position.score(seat) + progress + active)
+        predator = position.predators[seat]
+        if predator == GONE:
+            hunting = 1.0
+        elif predator >= TAIL:
+            hunting = 2.0 if total_prey - prey[seat] else 1.0 - predator / length
+        else:
+            hunting = 0.0
+        scores.append(10.0 * position.score(seat) + progress + hunting)
     return tuple(scores)
+
+
+def _prey(position: MehenPosition, seat: int) -> int:
+    """The seat's simple pieces a predator may still eat: on the way to the centre, on the
+    tail or still to enter."""
+    return len(position.track_squares(seat)) + position.tail[seat] + position.to_enter[seat]
 
 
 def evaluate_modern(game: RaceGame[Any], position: ModernPosition) -> Values:

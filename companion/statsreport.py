@@ -8,34 +8,74 @@ from pathlib import Path
 
 from companion import throwlog
 from companion.core import RuleSet
-from companion.throws import StickTable
-from companion.throwstats import SIGNIFICANCE, Test, ThrowStatistics, analyse, counts_by_marked
+from companion.errors import NotationError
+from companion.games.modern import DiceTable
+from companion.games.ur import DieAndStick
+from companion.throws import StickTable, Throw, ThrowTable
+from companion.throwstats import (
+    SIGNIFICANCE,
+    DiceStatistics,
+    StickAnswers,
+    Test,
+    ThrowStatistics,
+    analyse,
+    analyse_dice,
+    analyse_stick,
+    counts_by_marked,
+)
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
 def report(rules: RuleSet, *, log: str | None, as_json: bool) -> int:
     table = rules.throws
-    if not isinstance(table, StickTable):
+    if not isinstance(table, StickTable | DiceTable | DieAndStick):
         print(
-            f"companion: statistics cover sets of two-faced sticks; {rules.name} throws "
-            f"{table.describe()}",
+            f"companion: statistics cover sticks, binary dice and ordinary dice; {rules.name} "
+            f"throws {table.describe()}",
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
     path = Path(log) if log else throwlog.default_path()
     logged = throwlog.read(path, rules.name)
-    scores = [score for score in logged.scores if score in table.scores]
-    skipped = logged.skipped + len(logged.scores) - len(scores)
-    if not scores:
+    throws = _readable(table, logged.readings)
+    skipped = logged.skipped + len(logged.readings) - len(throws)
+    if not throws:
         print(f"No throws of {rules.name} logged in {path} yet: play with 'companion play'.")
         return EXIT_OK
-    statistics = analyse(table, counts_by_marked(table, scores))
-    if as_json:
-        print(json.dumps(_as_dict(rules.name, statistics, skipped), indent=2))
+    if isinstance(table, StickTable):
+        scores = [throw.score for throw in throws]
+        output = _stick_output(rules.name, analyse(table, counts_by_marked(table, scores)), skipped)
+    elif isinstance(table, DiceTable):
+        dice = analyse_dice(table.faces, [throw.dice for throw in throws])
+        output = _dice_output(rules.name, dice, None, skipped)
     else:
-        print("\n".join(_lines(rules.name, statistics, skipped)))
+        output = _die_and_stick_output(rules.name, table, throws, skipped)
+    print(json.dumps(output.data, indent=2) if as_json else "\n".join(output.lines))
     return EXIT_OK
+
+
+def _readable(table: ThrowTable, readings: list[str]) -> list[Throw]:
+    """The logged readings the rule set's table reads (others are counted as skipped)."""
+    throws = []
+    for reading in readings:
+        try:
+            throw = table.parse(reading)
+        except NotationError:
+            continue
+        if throw in table.throws:
+            throws.append(throw)
+    return throws
+
+
+class _Output:
+    def __init__(self, lines: list[str], data: dict[str, object]) -> None:
+        self.lines = lines
+        self.data = data
+
+
+def _stick_output(name: str, stats: ThrowStatistics, skipped: int) -> _Output:
+    return _Output(_lines(name, stats, skipped), _as_dict(name, stats, skipped))
 
 
 def _lines(name: str, stats: ThrowStatistics, skipped: int) -> list[str]:
@@ -70,14 +110,106 @@ def _as_dict(name: str, stats: ThrowStatistics, skipped: int) -> dict[str, objec
         "marked_rate": stats.marked_rate,
         "marked_rate_95": list(stats.interval),
         "odds": [vars(row) for row in stats.odds],
-        "tests": [
-            {
-                "name": test.name,
-                "statistic": test.statistic,
-                "p_value": test.p_value,
-                "flagged": test.flagged,
-                "note": test.note,
-            }
-            for test in (stats.fairness, stats.independence)
+        "tests": [_test_dict(test) for test in (stats.fairness, stats.independence)],
+    }
+
+
+def _heading(name: str, throws: int, skipped: int) -> str:
+    unreadable = f" ({skipped} unreadable lines skipped)" if skipped else ""
+    return f"{name}: {throws} throws logged{unreadable}"
+
+
+def _dice_output(
+    name: str, dice: DiceStatistics, stick: StickAnswers | None, skipped: int
+) -> _Output:
+    lines = [
+        _heading(name, dice.throws, skipped),
+        f"{dice.dice} dice read; each face's own rate:",
+        "",
+        f"{'face':>4}  {'fair':>6}  {'seen':>6}  {'95% interval':>15}",
+    ]
+    for row in dice.faces:
+        low, high = row.interval
+        lines.append(
+            f"{row.face:>4}  {row.fair:>6.1%}  {row.rate:>6.1%}  {low:>6.1%} to {high:.1%}"
+        )
+    tests = [dice.fairness, *([dice.independence] if dice.independence else [])]
+    lines += ["", *(_test_line(test) for test in tests)]
+    data: dict[str, object] = {
+        "game": name,
+        "throws": dice.throws,
+        "skipped_lines": skipped,
+        "dice": dice.dice,
+        "faces": [
+            {"face": r.face, "count": r.count, "rate": r.rate, "rate_95": list(r.interval)}
+            for r in dice.faces
         ],
+    }
+    if stick is not None:
+        low, high = stick.interval
+        lines += [
+            "",
+            f"the stick says yes {stick.rate:.1%} of {stick.throws} throws with it "
+            f"(95%: {low:.1%} to {high:.1%})",
+            _test_line(stick.fairness),
+            _test_line(stick.independence),
+        ]
+        tests += [stick.fairness, stick.independence]
+        data["stick"] = {"throws": stick.throws, "yes": stick.yes, "yes_rate_95": [low, high]}
+    data["tests"] = [_test_dict(test) for test in tests]
+    return _Output(lines, data)
+
+
+def _die_and_stick_output(
+    name: str, table: DieAndStick, throws: list[Throw], skipped: int
+) -> _Output:
+    """Ur's die and yes/no stick: the die's faces from every throw, the stick from the
+    throws made with it, and the odds of each score with the stick at the set's rates."""
+    readings = [_die_and_answer(table, throw) for throw in throws]
+    dice = analyse_dice(table.faces, [[die] for die, _ in readings])
+    answers = [(die, answer) for die, answer in readings if answer is not None]
+    stick = analyse_stick(answers, table.faces, float(table.yes_rate)) if answers else None
+    output = _dice_output(name, dice, stick, skipped)
+    if stick is not None:
+        odds = _stick_odds(table, dice, stick)
+        output.lines += [
+            "",
+            "with the stick:",
+            f"{'score':>5}  {'table':>7}  {'your set':>8}",
+            *(f"{score:>5}  {fair:>7.1%}  {yours:>8.1%}" for score, fair, yours in odds),
+        ]
+        output.data["odds_with_stick"] = [
+            {"score": score, "table": fair, "estimated": yours} for score, fair, yours in odds
+        ]
+    return output
+
+
+def _die_and_answer(table: DieAndStick, throw: Throw) -> tuple[int, bool | None]:
+    """The die's value and the stick's answer (None: thrown without the stick)."""
+    text = str(throw)
+    die, plus, answer = text.partition("+")
+    if not plus:
+        return throw.score, None
+    return int(die), answer == "yes"
+
+
+def _stick_odds(
+    table: DieAndStick, dice: DiceStatistics, stick: StickAnswers
+) -> list[tuple[int, float, float]]:
+    fair = table.score_probabilities(stick=True)
+    yours: dict[int, float] = {}
+    for row in dice.faces:
+        for answer, chance in ((False, 1 - stick.rate), (True, stick.rate)):
+            score = table.reading(row.face, answer).score
+            yours[score] = yours.get(score, 0.0) + row.rate * chance
+    return [(score, float(fair[score]), yours.get(score, 0.0)) for score in sorted(fair)]
+
+
+def _test_dict(test: Test) -> dict[str, object]:
+    return {
+        "name": test.name,
+        "statistic": test.statistic,
+        "p_value": test.p_value,
+        "flagged": test.flagged,
+        "note": test.note,
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.errors import SaveFileError
@@ -46,6 +46,7 @@ def record(path: Path, game: str, throw: Throw, *, source: str) -> None:
 class LoggedThrows:
     scores: list[int]  # of the rule set asked for, in order
     skipped: int  # lines that could not be read
+    readings: list[str] = field(default_factory=list)  # each throw as read: ``4,6``, ``3+yes``
 
 
 def read(path: Path, game: str) -> LoggedThrows:
@@ -57,12 +58,15 @@ def read(path: Path, game: str) -> LoggedThrows:
     except (OSError, UnicodeDecodeError) as error:
         raise SaveFileError(f"throw log {path} cannot be read: {error}") from None
     scores: list[int] = []
+    readings: list[str] = []
     skipped = 0
     for line in lines:
         try:
             entry = json.loads(line)
             if entry["game"] == game:
-                scores.append(int(entry["score"]))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                score = int(entry["score"])
+                readings.append(str(entry.get("throw", score)))
+                scores.append(score)
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
             skipped += 1
-    return LoggedThrows(scores, skipped)
+    return LoggedThrows(scores, skipped, readings)

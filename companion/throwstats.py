@@ -177,3 +177,154 @@ def chi_square_sf(statistic: float, df: int) -> float:
         total += math.exp(-half) * term
         term *= half / (i + 0.5)
     return min(1.0, total)
+
+
+# ----- dice: a set's own face rates (Senet-Modern's two dice, Ur's die and stick) ------------
+@dataclass(frozen=True)
+class FaceRate:
+    """One face of a die: how often it came up, with its 95% Wilson interval."""
+
+    face: int
+    count: int
+    rate: float
+    interval: tuple[float, float]
+    fair: float
+
+
+@dataclass(frozen=True)
+class DiceStatistics:
+    """A set of like dice: each face's own rate, a fairness test over the faces and, for
+    throws of two dice, whether dice with those rates thrown independently explain which
+    pairs came up (a camera that misreads or dice stuck together fail it)."""
+
+    throws: int  # readings (one or two dice each)
+    dice: int  # dice read in all
+    faces: tuple[FaceRate, ...]
+    fairness: Test
+    independence: Test | None  # None when no throw had two dice
+
+
+def analyse_dice(faces: int, readings: Sequence[Sequence[int]]) -> DiceStatistics:
+    """Statistics of a set of ``faces``-sided dice from the values read, throw by throw
+    (a throw of two dice gives two values, in any order)."""
+    counts = [0] * faces
+    for reading in readings:
+        for value in reading:
+            if not 1 <= value <= faces:
+                raise ValueError(f"a die of {faces} faces cannot show {value}")
+            counts[value - 1] += 1
+    dice = sum(counts)
+    if dice == 0:
+        raise ValueError("no throws recorded yet")
+    rates = [count / dice for count in counts]
+    pairs = [tuple(sorted(reading)) for reading in readings if len(reading) == 2]
+    return DiceStatistics(
+        throws=len(readings),
+        dice=dice,
+        faces=tuple(
+            FaceRate(face + 1, count, rates[face], wilson_interval(count, dice), 1 / faces)
+            for face, count in enumerate(counts)
+        ),
+        fairness=_fair_faces(counts),
+        independence=_independent_pairs(pairs, rates) if pairs else None,
+    )
+
+
+def _fair_faces(counts: Sequence[int]) -> Test:
+    """Pearson's chi-square of the faces against a fair die (faces - 1 degrees of freedom)."""
+    dice = sum(counts)
+    expected = dice / len(counts)
+    name = "fair dice"
+    if expected < MIN_EXPECTED:
+        return Test(name, 0.0, None, f"too few throws to test: {MIN_EXPECTED:.0f} per face needed")
+    statistic = sum((count - expected) ** 2 / expected for count in counts)
+    return Test(
+        name,
+        statistic,
+        chi_square_sf(statistic, len(counts) - 1),
+        f"{dice} dice read; a fair die shows each face 1/{len(counts)} of the time",
+    )
+
+
+def _independent_pairs(pairs: Sequence[tuple[int, ...]], rates: Sequence[float]) -> Test:
+    """Pearson's chi-square of the pairs read (the dice are not told apart: 21 kinds for
+    two six-sided dice) against two independent dice of the set's own face rates; degrees
+    of freedom: kinds - 1 - (faces - 1), the rates being estimated from the same throws."""
+    faces = len(rates)
+    observed: dict[tuple[int, ...], int] = {}
+    for pair in pairs:
+        observed[pair] = observed.get(pair, 0) + 1
+    kinds = [(low, high) for low in range(1, faces + 1) for high in range(low, faces + 1)]
+    expected = {
+        (low, high): len(pairs) * rates[low - 1] * rates[high - 1] * (1 if low == high else 2)
+        for low, high in kinds
+    }
+    name = "independent dice"
+    if min(expected.values()) < MIN_EXPECTED:
+        return Test(name, 0.0, None, "too few throws of two dice to test which pairs come up")
+    statistic = sum((observed.get(kind, 0) - e) ** 2 / e for kind, e in expected.items())
+    return Test(
+        name,
+        statistic,
+        chi_square_sf(statistic, len(kinds) - faces),
+        "how far the pairs read are from two dice of these rates thrown independently",
+    )
+
+
+@dataclass(frozen=True)
+class StickAnswers:
+    """A yes/no stick: its own rate of yes, and whether the die's value depends on it."""
+
+    throws: int  # throws with the stick
+    yes: int
+    rate: float
+    interval: tuple[float, float]
+    fairness: Test
+    independence: Test
+
+
+def analyse_stick(
+    answers: Sequence[tuple[int, bool]], faces: int, expected_yes: float = 0.5
+) -> StickAnswers:
+    """A stick thrown with a die, from (die value, yes?) pairs: its rate of yes, an exact
+    test against ``expected_yes``, and a chi-square test of independence between the
+    stick's answer and the die (a misread stick often follows the die's value)."""
+    throws = len(answers)
+    if throws == 0:
+        raise ValueError("no throws with the stick recorded yet")
+    yes = sum(1 for _, answer in answers if answer)
+    return StickAnswers(
+        throws=throws,
+        yes=yes,
+        rate=yes / throws,
+        interval=wilson_interval(yes, throws),
+        fairness=Test(
+            "fair stick",
+            yes / throws,
+            binomial_test(yes, throws, expected_yes),
+            f"{yes} yes out of {throws}; a fair stick says yes {expected_yes:.0%} of the time",
+        ),
+        independence=_independent_answers(answers, faces),
+    )
+
+
+def _independent_answers(answers: Sequence[tuple[int, bool]], faces: int) -> Test:
+    table = [[0] * faces for _ in range(2)]
+    for die, answer in answers:
+        table[answer][die - 1] += 1
+    throws = len(answers)
+    rows = [sum(row) for row in table]
+    columns = [table[0][face] + table[1][face] for face in range(faces)]
+    name = "stick independent of the die"
+    expected = [[rows[r] * columns[c] / throws for c in range(faces)] for r in range(2)]
+    if min(min(row) for row in expected) < MIN_EXPECTED:
+        return Test(name, 0.0, None, "too few throws with the stick to test")
+    statistic = sum(
+        (table[r][c] - expected[r][c]) ** 2 / expected[r][c] for r in range(2) for c in range(faces)
+    )
+    return Test(
+        name,
+        statistic,
+        chi_square_sf(statistic, faces - 1),
+        "whether the stick's answer goes with the die's value",
+    )
