@@ -38,7 +38,7 @@ def report(rules: RuleSet, *, log: str | None, as_json: bool) -> int:
         return EXIT_BAD_INPUT
     path = Path(log) if log else throwlog.default_path()
     logged = throwlog.read(path, rules.name)
-    throws = _readable(table, logged.readings)
+    throws = readable_throws(table, logged.readings)
     skipped = logged.skipped + len(logged.readings) - len(throws)
     if not throws:
         print(f"No throws of {rules.name} logged in {path} yet: play with 'companion play'.")
@@ -55,7 +55,7 @@ def report(rules: RuleSet, *, log: str | None, as_json: bool) -> int:
     return EXIT_OK
 
 
-def _readable(table: ThrowTable, readings: list[str]) -> list[Throw]:
+def readable_throws(table: ThrowTable, readings: list[str]) -> list[Throw]:
     """The logged readings the rule set's table reads (others are counted as skipped)."""
     throws = []
     for reading in readings:
@@ -165,7 +165,7 @@ def _die_and_stick_output(
 ) -> _Output:
     """Ur's die and yes/no stick: the die's faces from every throw, the stick from the
     throws made with it, and the odds of each score with the stick at the set's rates."""
-    readings = [_die_and_answer(table, throw) for throw in throws]
+    readings = [die_and_answer(table, throw) for throw in throws]
     dice = analyse_dice(table.faces, [[die] for die, _ in readings])
     answers = [(die, answer) for die, answer in readings if answer is not None]
     stick = analyse_stick(answers, table.faces, float(table.yes_rate)) if answers else None
@@ -184,7 +184,7 @@ def _die_and_stick_output(
     return output
 
 
-def _die_and_answer(table: DieAndStick, throw: Throw) -> tuple[int, bool | None]:
+def die_and_answer(table: DieAndStick, throw: Throw) -> tuple[int, bool | None]:
     """The die's value and the stick's answer (None: thrown without the stick)."""
     text = str(throw)
     die, plus, answer = text.partition("+")

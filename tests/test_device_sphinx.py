@@ -333,9 +333,35 @@ def test_statistics_flag_a_set_no_independent_sticks_explain(tmp_path: Path) -> 
     assert isinstance(app.screen, Menu)
 
 
-def test_statistics_of_dice_say_they_cover_sticks(tmp_path: Path) -> None:
+def test_statistics_of_two_dice_test_each_face_and_the_pairs(tmp_path: Path) -> None:
     app = make_app(tmp_path, game="senet-modern")
-    assert "sticks" in open_stats(app).lines[0]
+    rules = app.settings.rules()
+    assert "No throw logged" in open_stats(app).lines[0]
+    for _ in range(40):  # a die that never shows 1 or 2 and always pairs up alike
+        for pair in ("3,3", "4,4", "5,5", "6,6"):
+            throwlog.record(
+                app.store.throw_log_path, rules.name, rules.parse_throw(pair), source="typed"
+            )
+    view = open_stats(app)
+    assert view.lines[0] == "160 throws, 320 dice"
+    assert any(line.startswith("fair: p=") and line.endswith("!") for line in view.lines)
+    assert view.lines[-1].startswith("!")
+    app.handle(DOWN, 10.0)
+    faces = app.view()
+    assert isinstance(faces, MessageScreen) and faces.title.endswith("2/2")
+    assert faces.lines[1].split()[:3] == ["1", "17%", "0%"]
+
+
+def test_statistics_of_the_ur_die_and_stick(tmp_path: Path) -> None:
+    app = make_app(tmp_path, game="ur-tablet")
+    rules = app.settings.rules()
+    for die in (1, 2, 3, 4) * 20:
+        throw = rules.parse_throw(f"{die}+yes" if die % 2 else f"{die}+no")  # follows the die
+        throwlog.record(app.store.throw_log_path, rules.name, throw, source="typed")
+    lines = open_stats(app).lines
+    assert lines[0] == "80 throws, 80 dice"
+    assert any(line.startswith("stick yes 50%") for line in lines)
+    assert any(line.startswith("stick/die: p=") and line.endswith("!") for line in lines)
 
 
 def test_menu_lists_the_statistics(tmp_path: Path) -> None:

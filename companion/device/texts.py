@@ -104,9 +104,14 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "throw-stats": ("Throw statistics", "Statistiques des lancers"),
     "stats-title": ("Throws {game}", "Lancers {game}"),
     "stats-sticks-only": (
-        "Statistics cover sets of two-faced sticks only.",
-        "Les statistiques portent sur les bâtonnets à deux faces.",
+        "Statistics cover sticks and dice only.",
+        "Les statistiques portent sur les bâtonnets et les dés.",
     ),
+    "stats-dice": ("{count} throws, {dice} dice", "{count} lancers, {dice} dés"),
+    "stats-stick": ("stick yes {rate} ({low}-{high})", "bâton oui {rate} ({low}-{high})"),
+    "stats-stick-fair": ("stick fair", "bâton équit."),
+    "stats-stick-die": ("stick/die", "bâton/dé"),
+    "stats-faces-head": ("face fair seen", "face équit. vus"),
     "stats-none": (
         "No throw logged yet: throws read or entered are counted.",
         "Aucun lancer noté : les lancers lus ou saisis sont comptés.",
@@ -117,7 +122,7 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "stats-independent": ("indep.", "indép."),
     "stats-p": ("{test}: p={p}{flag}", "{test} : p={p}{flag}"),
     "stats-too-few": ("{test}: too few throws", "{test} : trop peu de lancers"),
-    "stats-flag": ("! check sticks or camera", "! vérifier bâtonnets ou caméra"),
+    "stats-flag": ("! check the set or camera", "! vérifier le jeu ou la caméra"),
     "stats-ok": ("no flag (tests at {level})", "aucune alerte (seuil {level})"),
     "stats-odds-head": ("sc table set seen", "sc table jeu vus"),
 }

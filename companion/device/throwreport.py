@@ -1,19 +1,36 @@
 """The throw statistics screen's pages, from the table's throw log.
 
-Page 1: how many throws, the set's estimated rate of marked faces, the fairness test's
-p-value and a flag; page 2: the odds of each score from the table, from the set's rate,
-and as seen. The statistics themselves are :mod:`companion.throwstats`.
+Sticks (and binary dice): page 1 gives how many throws, the set's estimated rate of marked
+faces, the fairness tests' p-values and a flag; page 2 the odds of each score from the
+table, from the set's rate, and as seen. Dice (Senet-Modern's two d6, Ur's die and yes/no
+stick): page 1 the tests and the flag, page 2 each face's own rate. The statistics
+themselves are :mod:`companion.throwstats`; reading the log is :mod:`companion.statsreport`'s.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from companion.core import RuleSet
 from companion.device import texts
+from companion.games.modern import DiceTable
+from companion.games.ur import DieAndStick
+from companion.statsreport import die_and_answer, readable_throws
 from companion.throwlog import LoggedThrows
-from companion.throws import StickTable
-from companion.throwstats import SIGNIFICANCE, Test, analyse, counts_by_marked
+from companion.throws import StickTable, Throw
+from companion.throwstats import (
+    SIGNIFICANCE,
+    DiceStatistics,
+    StickAnswers,
+    Test,
+    analyse,
+    analyse_dice,
+    analyse_stick,
+    counts_by_marked,
+)
 
 Page = tuple[str, tuple[str, ...]]
+Texts = Callable[..., str]
 
 
 def pages(rules: RuleSet, log: LoggedThrows, lang: str) -> tuple[Page, ...]:
@@ -22,20 +39,34 @@ def pages(rules: RuleSet, log: LoggedThrows, lang: str) -> tuple[Page, ...]:
 
     title = t("stats-title", game=rules.name)
     table = rules.throws
-    if not isinstance(table, StickTable):
+    if not isinstance(table, StickTable | DiceTable | DieAndStick):
         return ((title, (t("stats-sticks-only"),)),)
-    scores = [score for score in log.scores if score in table.scores]
-    if not scores:
+    throws = readable_throws(table, log.readings)
+    if not throws:
         return ((title, (t("stats-none"),)),)
-    stats = analyse(table, counts_by_marked(table, scores))
+    if isinstance(table, StickTable):
+        return _stick_pages(table, throws, title, t)
+    if isinstance(table, DiceTable):
+        dice = analyse_dice(table.faces, [throw.dice for throw in throws])
+        return _dice_pages(dice, None, title, t)
+    readings = [die_and_answer(table, throw) for throw in throws]
+    dice = analyse_dice(table.faces, [[die] for die, _ in readings])
+    answers = [(die, answer) for die, answer in readings if answer is not None]
+    stick = analyse_stick(answers, table.faces, float(table.yes_rate)) if answers else None
+    return _dice_pages(dice, stick, title, t)
+
+
+def _stick_pages(
+    table: StickTable, throws: Sequence[Throw], title: str, t: Texts
+) -> tuple[Page, ...]:
+    stats = analyse(table, counts_by_marked(table, [throw.score for throw in throws]))
     low, high = stats.interval
-    flagged = stats.fairness.flagged or stats.independence.flagged
     summary = (
         t("stats-throws", count=stats.throws),
         t("stats-rate", rate=_percent(stats.marked_rate), low=_percent(low), high=_percent(high)),
-        _test_line(t("stats-fair"), stats.fairness, lang),
-        _test_line(t("stats-independent"), stats.independence, lang),
-        t("stats-flag" if flagged else "stats-ok", level=SIGNIFICANCE),
+        _test_line(t("stats-fair"), stats.fairness, t),
+        _test_line(t("stats-independent"), stats.independence, t),
+        _verdict((stats.fairness, stats.independence), t),
     )
     odds = tuple(
         f"{row.score:>2}  {_percent(row.table):>4} {_percent(row.estimated):>4} "
@@ -45,11 +76,44 @@ def pages(rules: RuleSet, log: LoggedThrows, lang: str) -> tuple[Page, ...]:
     return ((f"{title} 1/2", summary), (f"{title} 2/2", (t("stats-odds-head"), *odds)))
 
 
-def _test_line(name: str, test: Test, lang: str) -> str:
+def _dice_pages(
+    dice: DiceStatistics, stick: StickAnswers | None, title: str, t: Texts
+) -> tuple[Page, ...]:
+    tests: list[Test] = [dice.fairness]
+    summary = [t("stats-dice", count=dice.throws, dice=dice.dice)]
+    summary.append(_test_line(t("stats-fair"), dice.fairness, t))
+    if dice.independence is not None:
+        tests.append(dice.independence)
+        summary.append(_test_line(t("stats-independent"), dice.independence, t))
+    if stick is not None:
+        low, high = stick.interval
+        rate, low_text, high_text = _percent(stick.rate), _percent(low), _percent(high)
+        summary.append(t("stats-stick", rate=rate, low=low_text, high=high_text))
+        tests += [stick.fairness, stick.independence]
+        summary.append(_test_line(t("stats-stick-fair"), stick.fairness, t))
+        summary.append(_test_line(t("stats-stick-die"), stick.independence, t))
+    summary.append(_verdict(tests, t))
+    faces = tuple(
+        f"{face.face:>2}  {_percent(face.fair):>4} {_percent(face.rate):>4} "
+        f"({_percent(face.interval[0])}-{_percent(face.interval[1])})"
+        for face in dice.faces
+    )
+    return (
+        (f"{title} 1/2", tuple(summary)),
+        (f"{title} 2/2", (t("stats-faces-head"), *faces)),
+    )
+
+
+def _verdict(tests: Sequence[Test], t: Texts) -> str:
+    flagged = any(test.flagged for test in tests)
+    return t("stats-flag" if flagged else "stats-ok", level=SIGNIFICANCE)
+
+
+def _test_line(name: str, test: Test, t: Texts) -> str:
     if test.p_value is None:
-        return texts.text("stats-too-few", lang, test=name)
+        return t("stats-too-few", test=name)
     flag = " !" if test.flagged else ""
-    return texts.text("stats-p", lang, test=name, p=f"{test.p_value:.2g}", flag=flag)
+    return t("stats-p", test=name, p=f"{test.p_value:.2g}", flag=flag)
 
 
 def _percent(value: float) -> str:
