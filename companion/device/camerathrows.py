@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.device.events import CameraBack, CameraFailed, Event, ThrowRead, ThrowRefused
+from companion.device.events import (
+    CameraBack,
+    CameraDone,
+    CameraFailed,
+    CameraTask,
+    Event,
+    ThrowRead,
+    ThrowRefused,
+)
 from companion.errors import CompanionError, NotationError
 from companion.reading import Seen, throw_text
 
@@ -36,6 +44,9 @@ READABLE_KITS = frozenset({"sticks4", "sticks3", "modern"})  # not yet Ur's d4s 
 FOLDER_PACE_SECONDS = 0.05  # a folder or a video is read at 20 frames a second
 Frame = Any  # a BGR image (numpy array); typed loosely so the engine side needs no numpy
 Post = Callable[[Event], None]
+# A job on one frame (calibrate, an enrolment picture): the answer, and the reader to use
+# from then on when the job changed the calibration or the profile.
+Work = Callable[[CameraTask, Frame, "ThrowReader"], tuple[CameraDone, "ThrowReader | None"]]
 
 # What the players read when a throw is refused, by vision's reason (vision.observation.Reason).
 REFUSALS: dict[str, tuple[str, str]] = {
@@ -59,6 +70,7 @@ CAMERA_PROBLEMS: dict[str, tuple[str, str]] = {
     ),
     "ended": ("no more pictures", "plus d'images"),
     "kit": ("it does not read this game's dice yet", "elle ne lit pas encore ces dés"),
+    "no-work": ("this camera cannot do that", "cette caméra ne peut pas le faire"),
 }
 
 
@@ -85,11 +97,25 @@ class ThrowReader:
         from vision.reader import Reader
         from vision.settle import Agreement, SettleDetector
 
+        self.still_frames = still_frames
+        self.agreeing = agreeing
         self.reader: Reader = Reader(tray, profile)
         self.settle: SettleDetector = SettleDetector.for_tray(tray.empty, still_frames)
         self.agreement: Agreement[Event] = Agreement(agreeing)
         self._reading = False  # the tray has settled: read frames until readings agree
         self.readings = 0  # frames read, for measurements
+
+    def with_tray(self, tray: Tray) -> ThrowReader:
+        """A reader like this one on a new calibration."""
+        return ThrowReader(
+            tray, self.reader.profile, still_frames=self.still_frames, agreeing=self.agreeing
+        )
+
+    def with_profile(self, profile: Profile) -> ThrowReader:
+        """A reader like this one with newly enrolled implements."""
+        return ThrowReader(
+            self.reader.tray, profile, still_frames=self.still_frames, agreeing=self.agreeing
+        )
 
     def feed(self, frame: Frame, kit: str | None, lang: str) -> Event | None:
         """The event for this frame, when a settled throw has just been read."""
@@ -143,6 +169,7 @@ class CameraSettings:
     live: bool = True  # a camera: retry after a failure; a folder or a video: stop at its end
     retry_seconds: float = 2.0
     pace_seconds: float = 0.0  # a folder or a video: time between frames, as a camera's
+    work: Work | None = None  # calibration and enrolment (camerajobs.CameraJobs.run)
 
 
 class CameraThrows:
@@ -152,6 +179,10 @@ class CameraThrows:
     switch language); they must only read the App's state, never change it. A folder or
     a video is read only while ``ready`` says a throw is awaited (a camera always is: its
     picture changes by itself), so that its throws are not spent while the players move.
+
+    :meth:`capture` hands it a :class:`CameraTask` (calibrate, an enrolment picture): the
+    next frame is given to ``settings.work`` and the answer posted as a :class:`CameraDone`;
+    a task asked while the camera is failing is answered at once with the failure.
     """
 
     def __init__(
@@ -169,7 +200,10 @@ class CameraThrows:
         self.lang = lang
         self.ready = ready
         self.failed = False
+        self._failure = ""
         self._reader: ThrowReader | None = None  # kept when the camera is opened again
+        self._tasks: list[CameraTask] = []
+        self._tasks_lock = threading.Lock()  # tasks and ``failed``, between the two threads
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
@@ -183,6 +217,33 @@ class CameraThrows:
     @property
     def running(self) -> bool:
         return self._thread.is_alive()
+
+    def capture(self, task: CameraTask) -> None:
+        """For the event loop: do ``task`` on the next frame; the answer comes as an event."""
+        with self._tasks_lock:
+            if not self.failed and self.running:
+                self._tasks.append(task)
+                return
+        problem = self._failure or problem_text("ended", self.lang())
+        self.post(CameraDone(task.job, task.step, problem=problem))
+
+    def _take_tasks(self) -> list[CameraTask]:
+        with self._tasks_lock:
+            tasks, self._tasks = self._tasks, []
+        return tasks
+
+    def _do(self, task: CameraTask, frame: Frame, reader: ThrowReader) -> ThrowReader:
+        """Carry out ``task`` on ``frame``; the reader to go on with."""
+        work = self.settings.work
+        if work is None:
+            self.post(CameraDone(task.job, task.step, problem=problem_text("no-work", self.lang())))
+            return reader
+        try:
+            done, changed = work(task, frame, reader)
+        except Exception as error:  # the players get a message; the old settings stay
+            done, changed = CameraDone(task.job, task.step, problem=str(error)), None
+        self.post(done)
+        return changed or reader
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -214,6 +275,8 @@ class CameraThrows:
                 return True
             if self._reader is None:
                 self._reader = self.settings.make_reader(frame)
+            for task in self._take_tasks():
+                self._reader = self._do(task, frame, self._reader)
             reader = self._reader
             kit = self.kit()
             if kit is not None and kit not in READABLE_KITS:
@@ -238,15 +301,21 @@ class CameraThrows:
         """Pace a folder or a video and hold it while no throw is awaited; False: stop."""
         if self.settings.pace_seconds and self._stop.wait(self.settings.pace_seconds):
             return False
-        while not self.ready():
+        while not self.ready() and not self._tasks:
             if self._stop.wait(0.05):
                 return False
         return True
 
     def _fail(self, reason: str) -> None:
-        if not self.failed:
+        with self._tasks_lock:
+            first = not self.failed
             self.failed = True
+            self._failure = reason
+            tasks, self._tasks = self._tasks, []
+        if first:
             self.post(CameraFailed(reason))
+        for task in tasks:  # a frame taken after the camera comes back might not be wanted
+            self.post(CameraDone(task.job, task.step, problem=reason))
 
 
 def _close_quietly(source: FrameSource) -> None:
