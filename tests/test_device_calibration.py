@@ -281,11 +281,11 @@ def test_a_camera_that_fails_answers_the_job_it_was_given(pictures: ThrowPicture
     assert events[-1] == CameraDone("calibrate", problem="no camera on the cable")
 
 
-def test_a_game_with_dice_has_no_sticks_to_enrol(tmp_path: Path) -> None:
+def test_a_game_with_dice_has_no_set_of_sticks_to_enrol(tmp_path: Path) -> None:
     app = make_app(tmp_path, game="senet-modern")
     app.screen = SettingsMenu(ENROL_LINE)
     app.handle(Press(Key.SELECT), 1.0)
-    assert "not played with sticks" in _message(app)
+    assert "senet-modern: only a set of two-faced sticks is enrolled here." in _message(app)
 
 
 def _profile_at_start(folder: Path, pictures: ThrowPictures) -> Profile:

@@ -62,8 +62,8 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "calibrated-outline": ("Tray found by its outline.", "Plateau trouvé par son contour."),
     "used-from-now": ("Used from now on.", "Utilisé dès maintenant."),
     "enrol-no-sticks": (
-        "{game} is not played with sticks: nothing to enrol.",
-        "{game} ne se joue pas avec des bâtonnets : rien à apprendre.",
+        "{game}: only a set of two-faced sticks is enrolled here.",
+        "{game} : seuls des bâtonnets à deux faces s'apprennent ici.",
     ),
     "enrol-title": ("New sticks {step}/{steps}", "Bâtonnets {step}/{steps}"),
     "enrol-marked": (
