@@ -283,7 +283,8 @@ class CameraThrows:
                 self._fail(problem_text("kit", self.lang()))
                 continue
             if self.failed:
-                self.failed = False
+                with self._tasks_lock:
+                    self.failed = False
                 self.post(CameraBack())
             try:
                 event = reader.feed(frame, kit, self.lang())
