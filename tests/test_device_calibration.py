@@ -17,8 +17,17 @@ from device_helpers import make_app
 from companion.device import config as device_config
 from companion.device.app import App, DeviceInfo
 from companion.device.camerajobs import CameraJobs
-from companion.device.camerathrows import CameraSettings, CameraThrows, ThrowReader
-from companion.device.events import CameraDone, CameraTask, Event, Key, Press, ThrowRead
+from companion.device.camerathrows import CameraSettings, CameraThrows, ThrowReader, load_tray
+from companion.device.events import (
+    CameraBack,
+    CameraDone,
+    CameraFailed,
+    CameraTask,
+    Event,
+    Key,
+    Press,
+    ThrowRead,
+)
 from companion.device.generated import ThrowPictures, enrolled_profile
 from companion.device.loop import EventLoop
 from companion.device.run import ENROLLED_PROFILE, _camera
@@ -304,3 +313,50 @@ def test_the_device_starts_with_the_sticks_it_enrolled(
     assert _profile_at_start(tmp_path, pictures) == default_profile()
     enrolled_profile(pictures).save(tmp_path / ENROLLED_PROFILE)
     assert _profile_at_start(tmp_path, pictures).name == "generated"
+
+
+@pytest.mark.usefixtures("no_fsync")
+def test_a_camera_with_no_tray_in_sight_is_mended_by_calibrating(
+    tmp_path: Path, pictures: ThrowPictures
+) -> None:
+    """No calibration yet and the first frame shows no tray: the camera cannot read, but
+    calibrating from the menu once the tray is in view makes it read again."""
+    noise = np.random.default_rng(2).integers(0, 256, pictures.empty.shape, dtype=np.uint8)
+    table = _Table(noise)
+    app = make_app(tmp_path / "state")
+    loop = EventLoop(app, dummy_display())
+    jobs = CameraJobs(tmp_path / "tray", tmp_path / "sticks.json")
+    settings = CameraSettings(
+        open_source=lambda: table,
+        make_reader=lambda first: ThrowReader(
+            load_tray(tmp_path / "tray", first), default_profile()
+        ),
+        retry_seconds=0.05,
+        work=jobs.run,
+    )
+    camera = CameraThrows(settings, post=loop.events.put, kit=lambda: None, lang=lambda: "en")
+    loop.capture = camera.capture
+    camera.start()
+    try:
+        failed = loop.events.get(timeout=20)
+        assert isinstance(failed, CameraFailed) and "not the tray's floor" in failed.reason
+        loop.step(failed)
+        loop.step(Press(Key.SELECT))  # the message read
+        table.frame = pictures.empty
+        app.screen = SettingsMenu(CALIBRATE_LINE)
+        loop.step(Press(Key.SELECT))
+        loop.step(Press(Key.SELECT))
+        done = _next(loop, CameraDone)
+        assert done == CameraDone("calibrate", detail="outline")
+        assert _next(loop, CameraBack) == CameraBack()
+    finally:
+        camera.stop()
+    assert (tmp_path / "tray" / "tray.json").is_file()
+
+
+def _next(loop: EventLoop, wanted: type[Event]) -> Event:
+    while True:
+        event = loop.events.get(timeout=20)
+        loop.step(event)
+        if isinstance(event, wanted):
+            return event

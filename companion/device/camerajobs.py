@@ -42,13 +42,17 @@ class CameraJobs:
     pictures: dict[int, list[Example]] = field(default_factory=dict)  # by enrolment step
 
     def run(
-        self, task: CameraTask, frame: Frame, reader: ThrowReader
+        self, task: CameraTask, frame: Frame, reader: ThrowReader | None
     ) -> tuple[CameraDone, ThrowReader | None]:
-        from vision.errors import VisionError
+        """The answer to ``task``, and the reader to go on with (None: the same one, or
+        when there was none, one made from the saved calibration)."""
+        from vision.errors import CalibrationError, VisionError
 
         try:
             if task.job == "calibrate":
                 return self._calibrate(frame, reader)
+            if reader is None:
+                raise CalibrationError("the camera is not calibrated yet")
             if task.job == "picture":
                 return self._picture(task, frame, reader), None
             if task.job == "learn":
@@ -57,17 +61,20 @@ class CameraJobs:
             return CameraDone(task.job, task.step, problem=str(error)), None
         raise ValueError(f"unknown camera job {task.job!r}")
 
-    def _calibrate(self, frame: Frame, reader: ThrowReader) -> tuple[CameraDone, ThrowReader]:
+    def _calibrate(
+        self, frame: Frame, reader: ThrowReader | None
+    ) -> tuple[CameraDone, ThrowReader | None]:
         from vision.markers import calibrate_with_markers, find_markers, markers_available
-        from vision.tray import calibrate
+        from vision.tray import CAMERA_HEIGHT_MM, calibrate
 
-        height = reader.reader.tray.camera_height_mm  # the camera has not moved up or down
+        # The camera has not moved up or down since the calibration in use, if any.
+        height = CAMERA_HEIGHT_MM if reader is None else reader.reader.tray.camera_height_mm
         if markers_available() and len(find_markers(frame)) == 4:
             tray, by = calibrate_with_markers(frame, height), "markers"
         else:
             tray, by = calibrate(frame, height), "outline"
         save_tray(tray, self.tray_folder)
-        return CameraDone("calibrate", detail=by), reader.with_tray(tray)
+        return CameraDone("calibrate", detail=by), reader and reader.with_tray(tray)
 
     def _picture(self, task: CameraTask, frame: Frame, reader: ThrowReader) -> CameraDone:
         if task.step == 0:

@@ -46,7 +46,8 @@ Frame = Any  # a BGR image (numpy array); typed loosely so the engine side needs
 Post = Callable[[Event], None]
 # A job on one frame (calibrate, an enrolment picture): the answer, and the reader to use
 # from then on when the job changed the calibration or the profile.
-Work = Callable[[CameraTask, Frame, "ThrowReader"], tuple[CameraDone, "ThrowReader | None"]]
+# None when no reader could be made yet (no calibration): only ``calibrate`` can be done.
+Work = Callable[[CameraTask, Frame, "ThrowReader | None"], tuple[CameraDone, "ThrowReader | None"]]
 
 # What the players read when a throw is refused, by vision's reason (vision.observation.Reason).
 REFUSALS: dict[str, tuple[str, str]] = {
@@ -181,8 +182,10 @@ class CameraThrows:
     picture changes by itself), so that its throws are not spent while the players move.
 
     :meth:`capture` hands it a :class:`CameraTask` (calibrate, an enrolment picture): the
-    next frame is given to ``settings.work`` and the answer posted as a :class:`CameraDone`;
-    a task asked while the camera is failing is answered at once with the failure.
+    next frame is given to ``settings.work`` and the answer posted as a :class:`CameraDone`.
+    A task asked while no frame comes is answered at once with the failure; while frames
+    come but cannot be read (no calibration, one of another size), it is done: calibrating
+    is how the players mend that.
     """
 
     def __init__(
@@ -201,6 +204,7 @@ class CameraThrows:
         self.ready = ready
         self.failed = False
         self._failure = ""
+        self._blind = False  # the source gives no frames: tasks cannot be done
         self._reader: ThrowReader | None = None  # kept when the camera is opened again
         self._tasks: list[CameraTask] = []
         self._tasks_lock = threading.Lock()  # tasks and ``failed``, between the two threads
@@ -221,7 +225,7 @@ class CameraThrows:
     def capture(self, task: CameraTask) -> None:
         """For the event loop: do ``task`` on the next frame; the answer comes as an event."""
         with self._tasks_lock:
-            if not self.failed and self.running:
+            if self.running and not self._blind:
                 self._tasks.append(task)
                 return
         problem = self._failure or problem_text("ended", self.lang())
@@ -232,7 +236,7 @@ class CameraThrows:
             tasks, self._tasks = self._tasks, []
         return tasks
 
-    def _do(self, task: CameraTask, frame: Frame, reader: ThrowReader) -> ThrowReader:
+    def _do(self, task: CameraTask, frame: Frame, reader: ThrowReader | None) -> ThrowReader | None:
         """Carry out ``task`` on ``frame``; the reader to go on with."""
         work = self.settings.work
         if work is None:
@@ -257,12 +261,12 @@ class CameraThrows:
         try:
             source = self.settings.open_source()
         except Exception as error:  # any failure to open is the same to the players
-            self._fail(str(error))
+            self._fail(str(error), blind=True)
             return False
         try:
             return self._read_frames(source)
         except Exception as error:  # picamera2 and OpenCV raise many kinds; none may escape
-            self._fail(str(error) or type(error).__name__)
+            self._fail(str(error) or type(error).__name__, blind=True)
             return False
         finally:
             _close_quietly(source)
@@ -273,11 +277,12 @@ class CameraThrows:
                 return True
             if self._stop.is_set():
                 return True
-            if self._reader is None:
-                self._reader = self.settings.make_reader(frame)
+            self._blind = False
             for task in self._take_tasks():
                 self._reader = self._do(task, frame, self._reader)
-            reader = self._reader
+            reader = self._reader_for(frame)
+            if reader is None:
+                return False
             kit = self.kit()
             if kit is not None and kit not in READABLE_KITS:
                 self._fail(problem_text("kit", self.lang()))
@@ -294,9 +299,18 @@ class CameraThrows:
             if event is not None:
                 self.post(event)
         if not self.settings.live:
-            self._fail(problem_text("ended", self.lang()))
+            self._fail(problem_text("ended", self.lang()), blind=True)
             return True
         return False
+
+    def _reader_for(self, frame: Frame) -> ThrowReader | None:
+        """The reader, made from the first frame (which may calibrate); None: it cannot be."""
+        if self._reader is None:
+            try:
+                self._reader = self.settings.make_reader(frame)
+            except Exception as error:  # e.g. no tray in sight: calibrating from the menu mends it
+                self._fail(str(error) or type(error).__name__)
+        return self._reader
 
     def _wait_until_ready(self) -> bool:
         """Pace a folder or a video and hold it while no throw is awaited; False: stop."""
@@ -307,12 +321,15 @@ class CameraThrows:
                 return False
         return True
 
-    def _fail(self, reason: str) -> None:
+    def _fail(self, reason: str, *, blind: bool = False) -> None:
+        """Say what went wrong (once, until the camera reads again); when no frame comes
+        (``blind``), the tasks waiting for one are answered with it."""
         with self._tasks_lock:
             first = not self.failed
             self.failed = True
             self._failure = reason
-            tasks, self._tasks = self._tasks, []
+            self._blind = blind
+            tasks, self._tasks = (self._tasks, []) if blind else ([], self._tasks)
         if first:
             self.post(CameraFailed(reason))
         for task in tasks:  # a frame taken after the camera comes back might not be wanted
