@@ -11,6 +11,10 @@ Buttons: up/down choose, select confirms, back goes back or undoes; holding sele
 When the Sphinx plays a seat, the screens ask it through a :class:`Thinking` screen: the
 request is left for the event loop (``Effect.THINK``), which runs the search off the loop
 and puts the answer back on the queue as a :class:`SphinxAnswer`.
+
+Calibration and enrolment from the settings work the same way: the screens leave a
+:class:`CameraTask` (``Effect.CAMERA``), the loop hands it to the camera thread, which
+answers with a :class:`CameraDone`; the App never touches the camera.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from companion.device import editor, setup, texts, throwreport, views
 from companion.device.boards import FamilyScreens, screens_for
 from companion.device.events import (
     CameraBack,
+    CameraDone,
     CameraFailed,
+    CameraTask,
     Effect,
     Event,
     Key,
@@ -38,10 +44,13 @@ from companion.device.events import (
     Tick,
 )
 from companion.device.screens import (
+    ENROLMENT_PICTURES,
     AwaitThrow,
+    Calibrating,
     Choosing,
     ConfirmShutdown,
     Editor,
+    Enrolling,
     GameOver,
     Goodbye,
     Hints,
@@ -69,7 +78,8 @@ from companion.device.sphinxturn import (
 )
 from companion.device.state import PERSON, Settings, StateStore
 from companion.device.view import View
-from companion.errors import CompanionError
+from companion.errors import CompanionError, NotationError
+from companion.reading import kit_for
 from companion.sphinx import Level
 from companion.throws import Throw
 
@@ -77,6 +87,7 @@ AnyGame = RaceGame[Any]
 SCORE_SHOWN_FOR = 1.5  # seconds the score stays before the moves
 CONTRAST_STEPS = (32, 96, 160, 255)
 QUIET_RULINGS = frozenset({"distance", "hand-passes", "extra-throw"})
+STICKS_IN_KIT = {"sticks4": 4, "sticks3": 3}
 
 
 @dataclass(frozen=True)
@@ -122,6 +133,7 @@ class App:
         self.game: AnyGame | None = None
         self.start = ""
         self.request: ThinkRequest | None = None  # a decision for the loop to run
+        self.camera_task: CameraTask | None = None  # a job for the camera thread
         self._decided: dict[tuple[str, str], SphinxAnswer] = {}
         self._screen: Screen = Menu()
         self._boot()
@@ -161,6 +173,11 @@ class App:
         request, self.request = self.request, None
         return request
 
+    def take_camera_task(self) -> CameraTask | None:
+        """The job for the camera thread (once)."""
+        task, self.camera_task = self.camera_task, None
+        return task
+
     def answer_here(self) -> SphinxAnswer | None:
         """Scripts without a loop: the Sphinx decides now, on this thread."""
         request = self.take_request()
@@ -194,6 +211,8 @@ class App:
             self.camera_ok = False
             message = self._t("camera-failed", reason=event.reason)
             self.screen = Message(self._t("camera"), (message,), self._unwrapped())
+        elif isinstance(event, CameraDone):
+            self._camera_done(event)
         elif isinstance(event, CameraBack):
             self.camera_ok = True
             self.screen = Message(self._t("camera"), (self._t("camera-back"),), self._unwrapped())
@@ -458,8 +477,8 @@ class App:
             (self._t("display", driver=self.info.display), _nothing),
             (self._t("address", address=self.info.address()), _nothing),
             (self._t("version", version=self.info.version), _nothing),
-            (self._t("calibrate"), self._no_vision),
-            (self._t("enrol"), self._no_vision),
+            (self._t("calibrate"), self._calibrate if self.info.camera else self._no_vision),
+            (self._t("enrol"), self._enrol if self.info.camera else self._no_vision),
             (self._t("shut-down"), lambda: setattr(self, "screen", ConfirmShutdown())),
         ]
 
@@ -478,6 +497,74 @@ class App:
 
     def _no_vision(self) -> None:
         self.screen = Message(self._t("camera"), (self._t("no-vision"),), self.screen)
+
+    # ----- calibration and enrolment, by the camera thread -------------------------------
+    def _calibrate(self) -> None:
+        self.screen = Calibrating()
+
+    def _enrol(self) -> None:
+        rules = self.game.rules if self.game is not None else self.settings.rules()
+        try:
+            sticks = STICKS_IN_KIT.get(kit_for(rules))
+        except NotationError:
+            sticks = None
+        if sticks is None:
+            lines = (self._t("enrol-no-sticks", game=rules.name),)
+            self.screen = Message(self._t("enrol"), lines, self.screen)
+        else:
+            self.screen = Enrolling(0, sticks)
+
+    def _ask_camera(self, task: CameraTask) -> None:
+        self.camera_task = task
+        self.effects.append(Effect.CAMERA)
+
+    def _take_picture(self, screen: Enrolling) -> None:
+        face = "MP"[screen.step % 2]
+        self._ask_camera(CameraTask("picture", screen.step, face, screen.sticks))
+        self.screen = replace(screen, waiting=True)
+
+    def _camera_done(self, done: CameraDone) -> None:
+        waiting = self._unwrapped()
+        following: Screen | None = None
+        if isinstance(waiting, Calibrating) and waiting.waiting and done.job == "calibrate":
+            following = self._calibrated(done)
+        elif isinstance(waiting, Enrolling) and waiting.waiting:
+            following = self._enrolment_step(waiting, done)
+        if following is not None:  # else: an answer no screen waits for any more
+            self.screen = _rewrapped(self.screen, following)
+
+    def _calibrated(self, done: CameraDone) -> Screen:
+        title = self._t("calibrate")
+        if done.problem:
+            problem = self._t("calibrate-failed", problem=done.problem)
+            return Message(title, (problem,), Calibrating())
+        lines = (self._t(f"calibrated-{done.detail}"), self._t("used-from-now"))
+        return Message(title, lines, self._settings_on("calibrate"))
+
+    def _enrolment_step(self, screen: Enrolling, done: CameraDone) -> Screen | None:
+        title = self._t("enrol")
+        if done.job == "learn" and screen.step == ENROLMENT_PICTURES:
+            if done.problem:
+                problem = self._t("enrol-failed", problem=done.problem)
+                return Message(title, (problem,), self._settings_on("enrol"))
+            lines = (self._t("enrolled", count=done.count), self._t("used-from-now"))
+            return Message(title, lines, self._settings_on("enrol"))
+        if done.job != "picture" or done.step != screen.step:
+            return None
+        retake = replace(screen, waiting=False)
+        if done.problem:
+            return Message(title, (self._t("picture-failed", problem=done.problem),), retake)
+        if done.count != screen.sticks:
+            miscount = self._t("sticks-seen", seen=done.count, sticks=screen.sticks)
+            return Message(title, (miscount, self._t("sticks-apart")), retake)
+        if screen.step + 1 < ENROLMENT_PICTURES:
+            return Enrolling(screen.step + 1, screen.sticks)
+        self._ask_camera(CameraTask("learn", ENROLMENT_PICTURES))
+        return Enrolling(ENROLMENT_PICTURES, screen.sticks, waiting=True)
+
+    def _settings_on(self, key: str) -> SettingsMenu:
+        labels = [label for label, _ in self.settings_items()]
+        return SettingsMenu(labels.index(self._t(key)))
 
     # ----- views ------------------------------------------------------------------------
     def view(self) -> View:
@@ -688,6 +775,26 @@ def _on_game_over(app: App, screen: GameOver, press: Press) -> None:
         app._undo()
 
 
+def _on_calibrating(app: App, screen: Calibrating, press: Press) -> None:
+    if screen.waiting:
+        return  # the camera answers at its next frame
+    if press.key is Key.SELECT:
+        app._ask_camera(CameraTask("calibrate"))
+        app.screen = Calibrating(waiting=True)
+    elif press.key is Key.BACK:
+        app.screen = app._settings_on("calibrate")
+
+
+def _on_enrolling(app: App, screen: Enrolling, press: Press) -> None:
+    if screen.waiting:
+        return
+    if press.key is Key.SELECT:
+        app._take_picture(screen)
+    elif press.key is Key.BACK:  # nothing is saved before the last picture
+        lines = (app._t("enrol-cancelled"),)
+        app.screen = Message(app._t("enrol"), lines, app._settings_on("enrol"))
+
+
 def _on_confirm(app: App, screen: ConfirmShutdown, press: Press) -> None:
     if press.key is Key.SELECT:
         app.effects.append(Effect.SHUTDOWN)
@@ -709,6 +816,8 @@ _PRESS_HANDLERS: dict[type[Any], Callable[[App, Any, Press], None]] = {
     Stats: _on_stats,
     Editor: _on_editor,
     SettingsMenu: _on_settings,
+    Calibrating: _on_calibrating,
+    Enrolling: _on_enrolling,
     AwaitThrow: _on_await_throw,
     ThrowShown: _on_throw_shown,
     Choosing: _on_choosing,

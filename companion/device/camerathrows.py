@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.device.events import CameraBack, CameraFailed, Event, ThrowRead, ThrowRefused
+from companion.device.events import (
+    CameraBack,
+    CameraDone,
+    CameraFailed,
+    CameraTask,
+    Event,
+    ThrowRead,
+    ThrowRefused,
+)
 from companion.errors import CompanionError, NotationError
 from companion.reading import Seen, throw_text
 
@@ -36,6 +44,10 @@ READABLE_KITS = frozenset({"sticks4", "sticks3", "modern"})  # not yet Ur's d4s 
 FOLDER_PACE_SECONDS = 0.05  # a folder or a video is read at 20 frames a second
 Frame = Any  # a BGR image (numpy array); typed loosely so the engine side needs no numpy
 Post = Callable[[Event], None]
+# A job on one frame (calibrate, an enrolment picture): the answer, and the reader to use
+# from then on when the job changed the calibration or the profile.
+# None when no reader could be made yet (no calibration): only ``calibrate`` can be done.
+Work = Callable[[CameraTask, Frame, "ThrowReader | None"], tuple[CameraDone, "ThrowReader | None"]]
 
 # What the players read when a throw is refused, by vision's reason (vision.observation.Reason).
 REFUSALS: dict[str, tuple[str, str]] = {
@@ -59,6 +71,7 @@ CAMERA_PROBLEMS: dict[str, tuple[str, str]] = {
     ),
     "ended": ("no more pictures", "plus d'images"),
     "kit": ("it does not read this game's dice yet", "elle ne lit pas encore ces dés"),
+    "no-work": ("this camera cannot do that", "cette caméra ne peut pas le faire"),
 }
 
 
@@ -85,11 +98,25 @@ class ThrowReader:
         from vision.reader import Reader
         from vision.settle import Agreement, SettleDetector
 
+        self.still_frames = still_frames
+        self.agreeing = agreeing
         self.reader: Reader = Reader(tray, profile)
         self.settle: SettleDetector = SettleDetector.for_tray(tray.empty, still_frames)
         self.agreement: Agreement[Event] = Agreement(agreeing)
         self._reading = False  # the tray has settled: read frames until readings agree
         self.readings = 0  # frames read, for measurements
+
+    def with_tray(self, tray: Tray) -> ThrowReader:
+        """A reader like this one on a new calibration."""
+        return ThrowReader(
+            tray, self.reader.profile, still_frames=self.still_frames, agreeing=self.agreeing
+        )
+
+    def with_profile(self, profile: Profile) -> ThrowReader:
+        """A reader like this one with newly enrolled implements."""
+        return ThrowReader(
+            self.reader.tray, profile, still_frames=self.still_frames, agreeing=self.agreeing
+        )
 
     def feed(self, frame: Frame, kit: str | None, lang: str) -> Event | None:
         """The event for this frame, when a settled throw has just been read."""
@@ -143,6 +170,7 @@ class CameraSettings:
     live: bool = True  # a camera: retry after a failure; a folder or a video: stop at its end
     retry_seconds: float = 2.0
     pace_seconds: float = 0.0  # a folder or a video: time between frames, as a camera's
+    work: Work | None = None  # calibration and enrolment (camerajobs.CameraJobs.run)
 
 
 class CameraThrows:
@@ -152,6 +180,12 @@ class CameraThrows:
     switch language); they must only read the App's state, never change it. A folder or
     a video is read only while ``ready`` says a throw is awaited (a camera always is: its
     picture changes by itself), so that its throws are not spent while the players move.
+
+    :meth:`capture` hands it a :class:`CameraTask` (calibrate, an enrolment picture): the
+    next frame is given to ``settings.work`` and the answer posted as a :class:`CameraDone`.
+    A task asked while no frame comes is answered at once with the failure; while frames
+    come but cannot be read (no calibration, one of another size), it is done: calibrating
+    is how the players mend that.
     """
 
     def __init__(
@@ -169,7 +203,11 @@ class CameraThrows:
         self.lang = lang
         self.ready = ready
         self.failed = False
+        self._failure = ""
+        self._blind = False  # the source gives no frames: tasks cannot be done
         self._reader: ThrowReader | None = None  # kept when the camera is opened again
+        self._tasks: list[CameraTask] = []
+        self._tasks_lock = threading.Lock()  # tasks and ``failed``, between the two threads
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
@@ -184,6 +222,33 @@ class CameraThrows:
     def running(self) -> bool:
         return self._thread.is_alive()
 
+    def capture(self, task: CameraTask) -> None:
+        """For the event loop: do ``task`` on the next frame; the answer comes as an event."""
+        with self._tasks_lock:
+            if self.running and not self._blind:
+                self._tasks.append(task)
+                return
+        problem = self._failure or problem_text("ended", self.lang())
+        self.post(CameraDone(task.job, task.step, problem=problem))
+
+    def _take_tasks(self) -> list[CameraTask]:
+        with self._tasks_lock:
+            tasks, self._tasks = self._tasks, []
+        return tasks
+
+    def _do(self, task: CameraTask, frame: Frame, reader: ThrowReader | None) -> ThrowReader | None:
+        """Carry out ``task`` on ``frame``; the reader to go on with."""
+        work = self.settings.work
+        if work is None:
+            self.post(CameraDone(task.job, task.step, problem=problem_text("no-work", self.lang())))
+            return reader
+        try:
+            done, changed = work(task, frame, reader)
+        except Exception as error:  # the players get a message; the old settings stay
+            done, changed = CameraDone(task.job, task.step, problem=str(error)), None
+        self.post(done)
+        return changed or reader
+
     def _run(self) -> None:
         while not self._stop.is_set():
             ended = self._read_until_failure()
@@ -196,12 +261,12 @@ class CameraThrows:
         try:
             source = self.settings.open_source()
         except Exception as error:  # any failure to open is the same to the players
-            self._fail(str(error))
+            self._fail(str(error), blind=True)
             return False
         try:
             return self._read_frames(source)
         except Exception as error:  # picamera2 and OpenCV raise many kinds; none may escape
-            self._fail(str(error) or type(error).__name__)
+            self._fail(str(error) or type(error).__name__, blind=True)
             return False
         finally:
             _close_quietly(source)
@@ -212,15 +277,19 @@ class CameraThrows:
                 return True
             if self._stop.is_set():
                 return True
-            if self._reader is None:
-                self._reader = self.settings.make_reader(frame)
-            reader = self._reader
+            self._blind = False
+            for task in self._take_tasks():
+                self._reader = self._do(task, frame, self._reader)
+            reader = self._reader_for(frame)
+            if reader is None:
+                return False
             kit = self.kit()
             if kit is not None and kit not in READABLE_KITS:
                 self._fail(problem_text("kit", self.lang()))
                 continue
             if self.failed:
-                self.failed = False
+                with self._tasks_lock:
+                    self.failed = False
                 self.post(CameraBack())
             try:
                 event = reader.feed(frame, kit, self.lang())
@@ -230,23 +299,41 @@ class CameraThrows:
             if event is not None:
                 self.post(event)
         if not self.settings.live:
-            self._fail(problem_text("ended", self.lang()))
+            self._fail(problem_text("ended", self.lang()), blind=True)
             return True
         return False
+
+    def _reader_for(self, frame: Frame) -> ThrowReader | None:
+        """The reader, made from the first frame (which may calibrate); None: it cannot be."""
+        if self._reader is None:
+            try:
+                self._reader = self.settings.make_reader(frame)
+            except Exception as error:  # e.g. no tray in sight: calibrating from the menu mends it
+                self._fail(str(error) or type(error).__name__)
+        return self._reader
 
     def _wait_until_ready(self) -> bool:
         """Pace a folder or a video and hold it while no throw is awaited; False: stop."""
         if self.settings.pace_seconds and self._stop.wait(self.settings.pace_seconds):
             return False
-        while not self.ready():
+        while not self.ready() and not self._tasks:
             if self._stop.wait(0.05):
                 return False
         return True
 
-    def _fail(self, reason: str) -> None:
-        if not self.failed:
+    def _fail(self, reason: str, *, blind: bool = False) -> None:
+        """Say what went wrong (once, until the camera reads again); when no frame comes
+        (``blind``), the tasks waiting for one are answered with it."""
+        with self._tasks_lock:
+            first = not self.failed
             self.failed = True
+            self._failure = reason
+            self._blind = blind
+            tasks, self._tasks = (self._tasks, []) if blind else ([], self._tasks)
+        if first:
             self.post(CameraFailed(reason))
+        for task in tasks:  # a frame taken after the camera comes back might not be wanted
+            self.post(CameraDone(task.job, task.step, problem=reason))
 
 
 def _close_quietly(source: FrameSource) -> None:

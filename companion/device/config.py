@@ -45,7 +45,7 @@ class DeviceConfig:
     camera_height: int = 960
     camera_source: str | None = None  # None: the Pi camera on the Pi, none elsewhere
     camera_tray: Path | None = None  # calibration folder; None: <state dir>/tray
-    camera_profile: Path | None = None  # enrolled sticks; None: the shipped profile
+    camera_profile: Path | None = None  # enrolled sticks; None: <state dir>/sticks.json
     camera_still_frames: int = 5
     rules: str = "senet-kendall"
     language: str = "en"

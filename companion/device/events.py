@@ -51,6 +51,31 @@ class CameraBack:
 
 
 @dataclass(frozen=True)
+class CameraTask:
+    """A job the screens ask of the camera thread on its next frame: ``calibrate`` (the
+    tray is empty), ``picture`` (enrolment: every stick shows ``face``, ``count`` sticks
+    are expected; the first picture, ``step`` 0, starts a new enrolment) or ``learn``
+    (build and save the profile)."""
+
+    job: str
+    step: int = 0
+    face: str = ""
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class CameraDone:
+    """The camera thread's answer to a :class:`CameraTask`: ``count`` sticks seen (a
+    picture), or ``problem`` when it failed (the calibration or profile in use is kept)."""
+
+    job: str
+    step: int = 0
+    count: int = 0
+    problem: str = ""
+    detail: str = ""  # what was done, e.g. how the tray was found
+
+
+@dataclass(frozen=True)
 class SphinxAnswer:
     """The Sphinx decided (in a worker thread): for ``purpose`` in position ``fen``, its
     moves in notation (best first), their values for hints, and how it throws."""
@@ -75,7 +100,17 @@ class Stop:
     reason: str = ""
 
 
-Event = Press | ThrowRead | ThrowRefused | CameraFailed | CameraBack | SphinxAnswer | Tick | Stop
+Event = (
+    Press
+    | ThrowRead
+    | ThrowRefused
+    | CameraFailed
+    | CameraBack
+    | CameraDone
+    | SphinxAnswer
+    | Tick
+    | Stop
+)
 
 
 class Effect(Enum):
@@ -86,3 +121,4 @@ class Effect(Enum):
     SHUTDOWN = "shutdown"  # the player confirmed "shut down"
     FINISHED = "finished"  # the loop should end
     THINK = "think"  # the Sphinx has a decision to make: run it off the loop
+    CAMERA = "camera"  # a CameraTask for the camera thread (calibrate, enrol)

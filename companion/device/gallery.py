@@ -22,11 +22,13 @@ from PIL import Image
 from companion import games, throwlog
 from companion.core import Move
 from companion.device.app import App, DeviceInfo
-from companion.device.events import Key, Press, ThrowRead
+from companion.device.events import CameraDone, Key, Press, ThrowRead
 from companion.device.render import render
 from companion.device.screens import (
+    Calibrating,
     Choosing,
     Editor,
+    Enrolling,
     Hints,
     Message,
     SettingsMenu,
@@ -176,6 +178,20 @@ def _edit(app: App) -> None:
     app.screen = Editor(app._game().fen(), cursor=14)  # square 14
 
 
+def _calibrate(app: App) -> None:
+    app.screen = Calibrating()
+
+
+def _enrol(app: App) -> None:
+    app.screen = Enrolling(1, 4)  # the second picture: every stick plain face up
+
+
+def _enrol_retake(app: App) -> None:
+    """The camera saw three of the four sticks lying flat."""
+    app.screen = Enrolling(1, 4, waiting=True)
+    app.handle(CameraDone("picture", 1, count=3), 1.0)
+
+
 SCREENS: dict[str, Callable[[App], None]] = {
     "menu": _menu,
     "throw": _await_throw,
@@ -192,8 +208,23 @@ SCREENS: dict[str, Callable[[App], None]] = {
     "stats": _stats,
     "stats-odds": _stats_odds,
     "edit": _edit,
+    "calibrate": _calibrate,
+    "enrol": _enrol,
+    "enrol-retake": _enrol_retake,
 }
-FRENCH = ("score", "moves", "why", "setup", "sphinx-move", "hints", "stats", "edit")
+FRENCH = (
+    "score",
+    "moves",
+    "why",
+    "setup",
+    "sphinx-move",
+    "hints",
+    "stats",
+    "edit",
+    "calibrate",
+    "enrol",
+    "enrol-retake",
+)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 Buttons, the camera and the keyboard put events on :attr:`EventLoop.events` from their
 own threads; the loop takes them one at a time, lets the :class:`App` move to its next
 screen, renders the view when it changed and carries out the effects (beep, contrast,
-shut down). When nothing happens for a while it sends a :class:`Tick`.
+shut down). When nothing happens for a while it sends a :class:`Tick`. A camera job of
+the screens (calibrate, enrol) goes to ``capture``, the camera thread's
+:meth:`~companion.device.camerathrows.CameraThrows.capture`.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.device import texts
 from companion.device.app import App
-from companion.device.events import Effect, Event, Key, Press, Tick
+from companion.device.events import CameraDone, CameraTask, Effect, Event, Key, Press, Tick
 from companion.device.render import render
 from companion.device.sphinxturn import ThinkRequest, think
 from companion.device.view import View
@@ -34,6 +37,7 @@ class EventLoop:
         clock: Callable[[], float] = time.monotonic,
         on_effect: Callable[[Effect], None] | None = None,
         on_view: Callable[[View], None] | None = None,
+        capture: Callable[[CameraTask], None] | None = None,
     ) -> None:
         self.app = app
         self.display = display
@@ -41,6 +45,7 @@ class EventLoop:
         self.events: queue.Queue[Event] = queue.Queue()
         self.on_effect = on_effect
         self.on_view = on_view
+        self.capture = capture
         self.shown: View | None = None
         self.app.now = clock()
         self.app.last_press = self.app.now
@@ -64,6 +69,8 @@ class EventLoop:
         for effect in self.app.take_effects():
             if effect is Effect.THINK:
                 self._think(self.app.take_request())
+            if effect is Effect.CAMERA:
+                self._camera(self.app.take_camera_task())
             if self.on_effect is not None:
                 self.on_effect(effect)
 
@@ -76,6 +83,16 @@ class EventLoop:
             target=lambda: self.events.put(think(request)), name="sphinx", daemon=True
         )
         worker.start()
+
+    def _camera(self, task: CameraTask | None) -> None:
+        """The camera thread does the job and answers on the queue; without one, no."""
+        if task is None:
+            return
+        if self.capture is None:
+            problem = texts.text("no-camera", self.app.lang)
+            self.events.put(CameraDone(task.job, task.step, problem=problem))
+        else:
+            self.capture(task)
 
     def run_pending(self) -> int:
         """Handle every event already queued, without waiting; returns how many."""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.device import config as device_config
 from companion.device.app import App, DeviceInfo
+from companion.device.camerajobs import CameraJobs
 from companion.device.camerathrows import CameraSetupError, CameraThrows, settings_for
 from companion.device.events import CameraFailed, Effect, Stop
 from companion.device.loop import EventLoop, contrast_effect
@@ -52,6 +53,7 @@ KEYS: dict[str, tuple[str, bool]] = {
     "\x7f": ("back", False),
     "m": ("back", True),
 }
+ENROLLED_PROFILE = "sticks.json"  # in the state folder, unless camera.profile names a file
 KEY_HELP = (
     "keys: w/s or arrows = up/down, Enter = select, ? = hold select (why), "
     "h = hold up (hints), x = hold down, b = back, m = hold back (menu), q = quit"
@@ -118,17 +120,20 @@ def _camera(
     (the throws are then entered by hand), never the end of the device."""
     if spec is None:
         return None
+    tray = config.camera_tray or state_dir / "tray"
+    enrolled = config.camera_profile or state_dir / ENROLLED_PROFILE
     try:
         settings = settings_for(
             spec,
-            tray=config.camera_tray or state_dir / "tray",
-            profile=config.camera_profile,
+            tray=tray,
+            profile=enrolled if config.camera_profile or enrolled.is_file() else None,
             size=(config.camera_width, config.camera_height),
             still_frames=config.camera_still_frames,
         )
     except CameraSetupError as error:
         loop.events.put(CameraFailed(str(error)))
         return None
+    settings = replace(settings, work=CameraJobs(tray, enrolled).run)
     app = loop.app
     camera = CameraThrows(
         settings,
@@ -138,6 +143,7 @@ def _camera(
         ready=lambda: isinstance(app.screen, AwaitThrow),
     )
     camera.start()
+    loop.capture = camera.capture
     return camera
 
 

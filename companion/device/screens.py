@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from companion.core import Move
 from companion.device.state import Settings
 
+ENROLMENT_PICTURES = 4  # alternately every stick marked, then plain, face up
+
 
 @dataclass(frozen=True)
 class Menu:
@@ -93,6 +95,24 @@ class SettingsMenu:
 
 
 @dataclass(frozen=True)
+class Calibrating:
+    """ "Empty the tray, then OK"; ``waiting`` for the camera to calibrate."""
+
+    waiting: bool = False
+
+
+@dataclass(frozen=True)
+class Enrolling:
+    """Guided enrolment of a set of ``sticks`` sticks: picture ``step`` (every stick marked
+    face up on even steps, plain on odd ones); ``waiting`` for the camera's answer (after
+    the last picture, for the faces to be learnt)."""
+
+    step: int
+    sticks: int
+    waiting: bool = False
+
+
+@dataclass(frozen=True)
 class ConfirmShutdown:
     pass
 
@@ -128,6 +148,8 @@ Screen = (
     | Why
     | GameOver
     | SettingsMenu
+    | Calibrating
+    | Enrolling
     | ConfirmShutdown
     | Message
     | Saver

@@ -47,6 +47,57 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "The camera pipeline is not installed yet: enter throws by hand.",
         "La lecture par caméra n'est pas encore installée : saisir les lancers à la main.",
     ),
+    # calibration and enrolment from the settings
+    "calibrate-empty": (
+        "Empty the tray, then OK.",
+        "Videz le plateau, puis OK.",
+    ),
+    "calibrate-keys": ("OK: calibrate  back: cancel", "OK : calibrer  retour : annuler"),
+    "camera-looking": ("The camera is looking...", "La caméra regarde..."),
+    "calibrate-failed": (
+        "Not calibrated: {problem}. The old calibration is kept.",
+        "Pas de calibration : {problem}. L'ancienne est gardée.",
+    ),
+    "calibrated-markers": ("Tray found by its corner markers.", "Plateau trouvé par ses repères."),
+    "calibrated-outline": ("Tray found by its outline.", "Plateau trouvé par son contour."),
+    "used-from-now": ("Used from now on.", "Utilisé dès maintenant."),
+    "enrol-no-sticks": (
+        "{game}: only a set of two-faced sticks is enrolled here.",
+        "{game} : seuls des bâtonnets à deux faces s'apprennent ici.",
+    ),
+    "enrol-title": ("New sticks {step}/{steps}", "Bâtonnets {step}/{steps}"),
+    "enrol-marked": (
+        "Lay all {sticks} sticks flat and apart, marked face up, then OK.",
+        "Posez les {sticks} bâtonnets à plat, écartés, face marquée dessus, puis OK.",
+    ),
+    "enrol-plain": (
+        "Turn all {sticks} sticks over, plain face up, apart, then OK.",
+        "Retournez les {sticks} bâtonnets, face lisse dessus, écartés, puis OK.",
+    ),
+    "enrol-keys": ("OK: picture  back: cancel", "OK : photo  retour : annuler"),
+    "enrol-learning": ("Learning the faces...", "Apprentissage des faces..."),
+    "picture-failed": ("No picture: {problem}", "Pas de photo : {problem}"),
+    "sticks-seen": (
+        "{seen} of {sticks} sticks seen lying flat.",
+        "{seen} bâtonnets sur {sticks} vus à plat.",
+    ),
+    "sticks-apart": (
+        "Lay them apart, away from the walls, hands out: OK to retake.",
+        "Écartez-les, loin des bords, mains hors champ : OK pour refaire.",
+    ),
+    "enrol-failed": (
+        "Not learnt: {problem}. The sticks in use are kept.",
+        "Pas appris : {problem}. Les bâtonnets actuels sont gardés.",
+    ),
+    "enrolled": (
+        "New sticks learnt ({count} faces seen).",
+        "Bâtonnets appris ({count} faces vues).",
+    ),
+    "enrol-cancelled": (
+        "Cancelled: the sticks in use are kept.",
+        "Annulé : les bâtonnets actuels sont gardés.",
+    ),
+    "no-camera": ("no camera", "pas de caméra"),
     "shut-down": ("Shut down", "Éteindre"),
     "confirm-shutdown": ("Shut down?", "Éteindre ?"),
     "confirm-lines": ("OK: shut down  back: cancel", "OK : éteindre  retour : annuler"),

@@ -8,10 +8,13 @@ from typing import TYPE_CHECKING, Any
 from companion.core import PASS, Move
 from companion.device import editor
 from companion.device.screens import (
+    ENROLMENT_PICTURES,
     AwaitThrow,
+    Calibrating,
     Choosing,
     ConfirmShutdown,
     Editor,
+    Enrolling,
     GameOver,
     Goodbye,
     Hints,
@@ -267,6 +270,24 @@ def _settings(app: App, screen: SettingsMenu) -> View:
     return MenuScreen(app._t("settings"), items, min(screen.cursor, len(items) - 1))
 
 
+def _calibrating(app: App, screen: Calibrating) -> View:
+    if screen.waiting:
+        return MessageScreen(app._t("calibrate"), (app._t("camera-looking"),))
+    lines = (app._t("calibrate-empty"),)
+    return MessageScreen(app._t("calibrate"), lines, footer=app._t("calibrate-keys"))
+
+
+def _enrolling(app: App, screen: Enrolling) -> View:
+    if screen.step >= ENROLMENT_PICTURES:
+        return MessageScreen(app._t("enrol"), (app._t("enrol-learning"),))
+    title = app._t("enrol-title", step=screen.step + 1, steps=ENROLMENT_PICTURES)
+    if screen.waiting:
+        return MessageScreen(title, (app._t("camera-looking"),))
+    instruction = "enrol-marked" if screen.step % 2 == 0 else "enrol-plain"
+    lines = (app._t(instruction, sticks=screen.sticks),)
+    return MessageScreen(title, lines, footer=app._t("enrol-keys"))
+
+
 def _confirm(app: App, screen: ConfirmShutdown) -> View:
     return MessageScreen(app._t("confirm-shutdown"), (app._t("confirm-lines"),))
 
@@ -298,6 +319,8 @@ _VIEWS: dict[type[Any], Callable[[App, Any], View]] = {
     Stats: _stats,
     Editor: _editor,
     SettingsMenu: _settings,
+    Calibrating: _calibrating,
+    Enrolling: _enrolling,
     ConfirmShutdown: _confirm,
     Message: _message,
     Saver: _saver,

@@ -1,0 +1,144 @@
+"""Calibration and enrolment asked from the device's menu, done in the camera thread.
+
+The screens ask for a :class:`~companion.device.events.CameraTask`; the camera thread
+(:class:`~companion.device.camerathrows.CameraThrows`) gives :meth:`CameraJobs.run` the
+next frame and the reader in use, posts the answer and goes on with the reader returned.
+A job that fails leaves the calibration and the profile in use, and their files, as
+they were. Like ``camerathrows``, this imports ``vision`` only inside its functions.
+
+- ``calibrate``: the empty tray, found by its printed corner markers when all four are
+  seen, else by the felt's outline; saved to the tray folder, read from then on.
+- ``picture``: one picture of guided enrolment, every stick showing one face. Its sticks
+  are kept only when as many lie flat as the set has (a retaken step replaces them).
+- ``learn``: the sticks' faces learnt from the kept pictures replace the profile's sticks
+  (its yes/no sticks and d4 numerals stay); saved to the profile file, read from then on.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from companion.device.camerathrows import Frame, ThrowReader
+from companion.device.events import CameraDone, CameraTask
+
+if TYPE_CHECKING:
+    from vision.profile import Example, Profile
+    from vision.tray import Tray
+
+MIN_EXAMPLES = 3  # of each face, as the command line's guided enrolment asks
+LOOK = "mine"
+
+
+@dataclass
+class CameraJobs:
+    """Where calibration and enrolment are saved, and the enrolment under way."""
+
+    tray_folder: Path
+    profile_path: Path
+    pictures: dict[int, list[Example]] = field(default_factory=dict)  # by enrolment step
+
+    def run(
+        self, task: CameraTask, frame: Frame, reader: ThrowReader | None
+    ) -> tuple[CameraDone, ThrowReader | None]:
+        """The answer to ``task``, and the reader to go on with (None: the same one, or
+        when there was none, one made from the saved calibration)."""
+        from vision.errors import CalibrationError, VisionError
+
+        try:
+            if task.job == "calibrate":
+                return self._calibrate(frame, reader)
+            if reader is None:
+                raise CalibrationError("the camera is not calibrated yet")
+            if task.job == "picture":
+                return self._picture(task, frame, reader), None
+            if task.job == "learn":
+                return self._learn(reader)
+        except (VisionError, OSError) as error:
+            return CameraDone(task.job, task.step, problem=str(error)), None
+        raise ValueError(f"unknown camera job {task.job!r}")
+
+    def _calibrate(
+        self, frame: Frame, reader: ThrowReader | None
+    ) -> tuple[CameraDone, ThrowReader | None]:
+        from vision.markers import calibrate_with_markers, find_markers, markers_available
+        from vision.tray import CAMERA_HEIGHT_MM, calibrate
+
+        # The camera has not moved up or down since the calibration in use, if any.
+        height = CAMERA_HEIGHT_MM if reader is None else reader.reader.tray.camera_height_mm
+        if markers_available() and len(find_markers(frame)) == 4:
+            tray, by = calibrate_with_markers(frame, height), "markers"
+        else:
+            tray, by = calibrate(frame, height), "outline"
+        save_tray(tray, self.tray_folder)
+        return CameraDone("calibrate", detail=by), reader and reader.with_tray(tray)
+
+    def _picture(self, task: CameraTask, frame: Frame, reader: ThrowReader) -> CameraDone:
+        if task.step == 0:
+            self.pictures.clear()
+        examples = flat_sticks(frame, reader.reader.tray, task.face)
+        if len(examples) == task.count:
+            self.pictures[task.step] = examples
+        else:
+            self.pictures.pop(task.step, None)
+        return CameraDone("picture", task.step, count=len(examples))
+
+    def _learn(self, reader: ThrowReader) -> tuple[CameraDone, ThrowReader]:
+        from vision.errors import ProfileError
+        from vision.observation import Kind
+        from vision.profile import enrol
+
+        examples = [example for step in sorted(self.pictures) for example in self.pictures[step]]
+        for face, shown in (("M", "marked"), ("P", "plain")):
+            seen = sum(example.face == face for example in examples)
+            if seen < MIN_EXAMPLES:
+                raise ProfileError(f"only {seen} {shown} faces were seen")
+        current = reader.reader.profile
+        kept = tuple(p for p in current.prototypes if p.kind is not Kind.STICK)
+        learnt = enrol("enrolled", examples).prototypes
+        profile = replace(current, name="enrolled", prototypes=kept + learnt)
+        save_profile(profile, self.profile_path)
+        self.pictures.clear()
+        return CameraDone("learn", count=len(examples)), reader.with_profile(profile)
+
+
+def flat_sticks(frame: Frame, tray: Tray, face: str) -> list[Example]:
+    """An enrolment example of ``face`` for each stick lying flat in ``frame``."""
+    from vision.features import face_features, stick_strip
+    from vision.observation import Kind
+    from vision.profile import Example
+    from vision.segment import Segmenter
+    from vision.shapes import Shape, classify
+
+    examples = []
+    for blob in Segmenter(tray).foreground(frame).blobs:
+        call = classify(blob)
+        if call.shape is Shape.FLAT and call.kind is Kind.STICK:
+            features = face_features(stick_strip(frame, blob, tray.px_per_mm))
+            examples.append(Example(Kind.STICK, face, LOOK, features))
+    return examples
+
+
+def save_tray(tray: Tray, folder: Path) -> None:
+    """Write the calibration beside ``folder``, then put it in its place: a failed write
+    leaves the calibration in use whole."""
+    fresh = folder.with_name(folder.name + ".new")
+    stale = folder.with_name(folder.name + ".old")
+    shutil.rmtree(fresh, ignore_errors=True)
+    tray.save(fresh)
+    if folder.exists():
+        shutil.rmtree(stale, ignore_errors=True)
+        folder.rename(stale)
+    fresh.rename(folder)
+    shutil.rmtree(stale, ignore_errors=True)
+
+
+def save_profile(profile: Profile, path: Path) -> None:
+    """Write the profile to a temporary file, then rename it over the old one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fresh = path.with_name(path.name + ".new")
+    profile.save(fresh)
+    os.replace(fresh, path)

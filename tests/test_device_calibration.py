@@ -1,0 +1,362 @@
+"""Calibration and enrolment from the device's settings: the screens ask, the event loop
+hands the job to the camera thread, which reads generated pictures (vision.synthetic) of
+the tray and answers with an event; failures keep the calibration and the sticks in use."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from device_helpers import make_app
+
+from companion.device import config as device_config
+from companion.device.app import App, DeviceInfo
+from companion.device.camerajobs import CameraJobs
+from companion.device.camerathrows import CameraSettings, CameraThrows, ThrowReader, load_tray
+from companion.device.events import (
+    CameraBack,
+    CameraDone,
+    CameraFailed,
+    CameraTask,
+    Event,
+    Key,
+    Press,
+    ThrowRead,
+)
+from companion.device.generated import ThrowPictures, enrolled_profile
+from companion.device.loop import EventLoop
+from companion.device.run import ENROLLED_PROFILE, _camera
+from companion.device.screens import (
+    ENROLMENT_PICTURES,
+    Calibrating,
+    Enrolling,
+    Message,
+    Screen,
+    SettingsMenu,
+)
+from companion.device.state import Settings, StateStore
+from hardware.display import dummy_display
+from vision.observation import Kind
+from vision.profile import Profile, default_profile
+from vision.tray import Tray, calibrate
+
+CALIBRATE_LINE = 5
+ENROL_LINE = 6
+
+
+@pytest.fixture(scope="module")
+def pictures() -> ThrowPictures:
+    return ThrowPictures("sticks4")
+
+
+class _Table:
+    """A live camera over the tray: the picture the test lays on it, again and again."""
+
+    def __init__(self, frame: Any) -> None:
+        self.frame = frame
+
+    def frames(self) -> Iterator[Any]:
+        while True:
+            yield self.frame
+            time.sleep(0.005)
+
+    def close(self) -> None:
+        return None
+
+
+class _Device:
+    """An App, its event loop and a camera thread over a :class:`_Table`."""
+
+    def __init__(self, app: App, table: _Table, reader: ThrowReader, jobs: CameraJobs) -> None:
+        self.app, self.table, self.jobs = app, table, jobs
+        self.loop = EventLoop(app, dummy_display())
+        settings = CameraSettings(
+            open_source=lambda: table, make_reader=lambda first: reader, work=jobs.run
+        )
+        self.camera = CameraThrows(
+            settings, post=self.loop.events.put, kit=lambda: "sticks4", lang=lambda: app.lang
+        )
+        self.loop.capture = self.camera.capture
+        self.camera.start()
+
+    def press(self, key: Key) -> None:
+        self.loop.step(Press(key))
+
+    def answer(self) -> CameraDone:
+        """Handle events until the camera's answer to the screens' job."""
+        while True:
+            event: Event = self.loop.events.get(timeout=20)
+            self.loop.step(event)
+            if isinstance(event, CameraDone):
+                return event
+
+    def reader(self) -> ThrowReader:
+        reader = self.camera._reader
+        assert reader is not None
+        return reader
+
+    def settings_line(self, line: int) -> None:
+        self.app.screen = SettingsMenu(line)
+        self.press(Key.SELECT)
+
+
+def _device(folder: Path, pictures: ThrowPictures, calibrated_on: Any) -> Iterator[_Device]:
+    """Calibrated on ``calibrated_on``, with the shipped profile: what a new device knows."""
+    reader = ThrowReader(calibrate(calibrated_on), default_profile(), still_frames=2)
+    jobs = CameraJobs(folder / "tray", folder / "sticks.json")
+    made = _Device(make_app(folder / "state"), _Table(pictures.empty), reader, jobs)
+    yield made
+    made.camera.stop()
+
+
+@pytest.fixture
+def device(tmp_path: Path, pictures: ThrowPictures) -> Iterator[_Device]:
+    """A device calibrated on another tray than the one under its camera."""
+    yield from _device(tmp_path, pictures, ThrowPictures("sticks4", tray_seed=3).empty)
+
+
+@pytest.fixture
+def calibrated(tmp_path: Path, pictures: ThrowPictures) -> Iterator[_Device]:
+    yield from _device(tmp_path, pictures, pictures.empty)
+
+
+def _on(app: App) -> Screen:
+    """The screen (a call, so that the type checker does not keep what it was before)."""
+    return app.screen
+
+
+def _message(app: App) -> str:
+    assert isinstance(app.screen, Message)
+    return " ".join(app.screen.lines)
+
+
+def test_calibrating_from_the_menu_saves_the_tray_and_reads_with_it(
+    device: _Device, pictures: ThrowPictures, tmp_path: Path
+) -> None:
+    device.settings_line(CALIBRATE_LINE)
+    assert _on(device.app) == Calibrating()
+    assert "Empty the tray, then OK." in str(device.app.view())
+    device.press(Key.SELECT)
+    assert _on(device.app) == Calibrating(waiting=True)
+    done = device.answer()
+    assert done == CameraDone("calibrate", detail="outline")
+    assert "Tray found by its outline." in _message(device.app)
+    device.press(Key.SELECT)
+    assert _on(device.app) == SettingsMenu(CALIBRATE_LINE)
+    saved = Tray.load(tmp_path / "tray")
+    assert np.array_equal(saved.empty, pictures.empty)
+    assert np.array_equal(device.reader().reader.tray.empty, pictures.empty)
+    assert _reads(device, pictures, "MPMP") == [ThrowRead("MMPP")]
+
+
+def test_a_failed_calibration_keeps_the_old_one(device: _Device, tmp_path: Path) -> None:
+    old = ThrowPictures("sticks4", tray_seed=3)
+    calibrate(old.empty).save(tmp_path / "tray")
+    record = (tmp_path / "tray" / "tray.json").read_text(encoding="utf-8")
+    before = device.reader()
+    noise = np.random.default_rng(1).integers(0, 256, old.empty.shape, dtype=np.uint8)
+    device.table.frame = noise  # no tray in sight
+    device.app.settings = Settings(lang="fr")
+    device.settings_line(CALIBRATE_LINE)
+    device.press(Key.SELECT)
+    done = device.answer()
+    assert "not the tray's floor" in done.problem
+    assert "L'ancienne est gardée." in _message(device.app)
+    device.press(Key.SELECT)
+    assert _on(device.app) == Calibrating()  # to try again, or back to the settings
+    device.press(Key.BACK)
+    assert _on(device.app) == SettingsMenu(CALIBRATE_LINE)
+    assert (tmp_path / "tray" / "tray.json").read_text(encoding="utf-8") == record
+    assert device.reader() is before
+
+
+def _reads(device: _Device, pictures: ThrowPictures, shown: str) -> list[Event]:
+    """What the camera's reader (stopped, so that it is fed here only) reads of a throw."""
+    device.camera.stop()
+    reader = device.reader()
+    frames = [pictures.empty] * 3 + [pictures.draw(shown).frame] * 4
+    events = (reader.feed(frame, "sticks4", "en") for frame in frames)
+    return [event for event in events if event is not None]
+
+
+def _take(device: _Device, frame: Any) -> CameraDone:
+    device.table.frame = frame
+    device.press(Key.SELECT)
+    return device.answer()
+
+
+def test_guided_enrolment_checks_each_picture_then_learns_the_sticks(
+    calibrated: _Device, pictures: ThrowPictures, tmp_path: Path
+) -> None:
+    device = calibrated
+    device.settings_line(ENROL_LINE)
+    assert _on(device.app) == Enrolling(0, 4)
+    assert "marked face up" in str(device.app.view())
+    assert _take(device, pictures.draw("MMMM").frame).count == 4
+    assert _on(device.app) == Enrolling(1, 4)
+    assert "plain face up" in str(device.app.view())
+    assert _take(device, pictures.empty).count == 0  # the sticks were picked up
+    assert "0 of 4 sticks seen lying flat." in _message(device.app)
+    device.press(Key.SELECT)
+    assert _on(device.app) == Enrolling(1, 4)  # the same step again
+    for step in range(1, ENROLMENT_PICTURES):
+        face = "MP"[step % 2]
+        assert _take(device, pictures.draw(face * 4).frame).count == 4
+    assert _on(device.app) == Enrolling(ENROLMENT_PICTURES, 4, waiting=True)
+    done = device.answer()
+    assert done == CameraDone("learn", count=16)
+    assert "New sticks learnt (16 faces seen)." in _message(device.app)
+    device.press(Key.SELECT)
+    assert _on(device.app) == SettingsMenu(ENROL_LINE)
+    saved = Profile.load(tmp_path / "sticks.json")
+    sticks = [p for p in saved.prototypes if p.kind is Kind.STICK]
+    assert {(p.face, p.look, p.examples) for p in sticks} == {("M", "mine", 8), ("P", "mine", 8)}
+    assert any(p.kind is Kind.YESNO for p in saved.prototypes)  # the rest of the profile stays
+    in_use = device.reader().reader.profile
+    assert in_use.name == saved.name == "enrolled"
+    means = np.array([p.mean for p in in_use.prototypes])
+    assert np.allclose(means, [p.mean for p in saved.prototypes], atol=1e-3)
+    assert _reads(device, pictures, "PMPP") == [ThrowRead("MPPP")]
+
+
+def test_back_cancels_enrolment_and_keeps_the_sticks(
+    calibrated: _Device, pictures: ThrowPictures, tmp_path: Path
+) -> None:
+    device = calibrated
+    before = device.reader().reader.profile
+    device.settings_line(ENROL_LINE)
+    _take(device, pictures.draw("MMMM").frame)
+    _take(device, pictures.draw("PPPP").frame)
+    device.press(Key.BACK)
+    assert "Cancelled: the sticks in use are kept." in _message(device.app)
+    device.press(Key.SELECT)
+    assert _on(device.app) == SettingsMenu(ENROL_LINE)
+    assert not (tmp_path / "sticks.json").exists()
+    assert device.reader().reader.profile is before
+    device.press(Key.SELECT)  # a new enrolment starts from its first picture
+    assert _on(device.app) == Enrolling(0, 4)
+    assert _take(device, pictures.draw("MMMM").frame).count == 4
+    assert list(device.jobs.pictures) == [0]  # the cancelled pictures were dropped
+
+
+def test_without_a_camera_both_items_say_so(tmp_path: Path) -> None:
+    app = App(StateStore(tmp_path), settings=Settings(), info=DeviceInfo(camera=False))
+    for line in (CALIBRATE_LINE, ENROL_LINE):
+        app.screen = SettingsMenu(line)
+        app.handle(Press(Key.SELECT), 1.0)
+        assert "not installed yet" in _message(app)
+
+
+def test_a_job_without_a_working_camera_is_a_message(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    loop = EventLoop(app, dummy_display())  # the camera could not be set up
+    app.screen = SettingsMenu(ENROL_LINE)
+    loop.step(Press(Key.SELECT))
+    loop.step(Press(Key.SELECT))
+    loop.step(loop.events.get_nowait())
+    assert "No picture: no camera" in _message(app)
+    loop.step(Press(Key.SELECT))
+    assert _on(app) == Enrolling(0, 4)
+
+
+def test_a_camera_that_fails_answers_the_job_it_was_given(pictures: ThrowPictures) -> None:
+    answered = threading.Event()
+    events: list[Event] = []
+
+    def post(event: Event) -> None:
+        events.append(event)
+        answered.set()
+
+    def unplugged() -> Any:
+        raise OSError("no camera on the cable")
+
+    settings = CameraSettings(
+        open_source=unplugged,
+        make_reader=lambda first: ThrowReader(calibrate(pictures.empty), default_profile()),
+        retry_seconds=10,
+    )
+    camera = CameraThrows(settings, post=post, kit=lambda: "sticks4", lang=lambda: "en")
+    camera.start()
+    try:
+        assert answered.wait(10)
+        camera.capture(CameraTask("calibrate"))
+    finally:
+        camera.stop(timeout=0.1)
+    assert events[-1] == CameraDone("calibrate", problem="no camera on the cable")
+
+
+def test_a_game_with_dice_has_no_set_of_sticks_to_enrol(tmp_path: Path) -> None:
+    app = make_app(tmp_path, game="senet-modern")
+    app.screen = SettingsMenu(ENROL_LINE)
+    app.handle(Press(Key.SELECT), 1.0)
+    assert "senet-modern: only a set of two-faced sticks is enrolled here." in _message(app)
+
+
+def _profile_at_start(folder: Path, pictures: ThrowPictures) -> Profile:
+    """The profile ``companion run`` reads with, state in ``folder``, and its wiring."""
+    loop = EventLoop(make_app(folder), dummy_display())
+    camera = _camera("/no/such/folder", device_config.DeviceConfig(), folder, loop)
+    assert camera is not None
+    camera.stop()
+    assert loop.capture == camera.capture and camera.settings.work is not None
+    return camera.settings.make_reader(pictures.empty).reader.profile
+
+
+def test_the_device_starts_with_the_sticks_it_enrolled(
+    tmp_path: Path, pictures: ThrowPictures
+) -> None:
+    assert _profile_at_start(tmp_path, pictures) == default_profile()
+    enrolled_profile(pictures).save(tmp_path / ENROLLED_PROFILE)
+    assert _profile_at_start(tmp_path, pictures).name == "generated"
+
+
+@pytest.mark.usefixtures("no_fsync")
+def test_a_camera_with_no_tray_in_sight_is_mended_by_calibrating(
+    tmp_path: Path, pictures: ThrowPictures
+) -> None:
+    """No calibration yet and the first frame shows no tray: the camera cannot read, but
+    calibrating from the menu once the tray is in view makes it read again."""
+    noise = np.random.default_rng(2).integers(0, 256, pictures.empty.shape, dtype=np.uint8)
+    table = _Table(noise)
+    app = make_app(tmp_path / "state")
+    loop = EventLoop(app, dummy_display())
+    jobs = CameraJobs(tmp_path / "tray", tmp_path / "sticks.json")
+    settings = CameraSettings(
+        open_source=lambda: table,
+        make_reader=lambda first: ThrowReader(
+            load_tray(tmp_path / "tray", first), default_profile()
+        ),
+        retry_seconds=0.05,
+        work=jobs.run,
+    )
+    camera = CameraThrows(settings, post=loop.events.put, kit=lambda: None, lang=lambda: "en")
+    loop.capture = camera.capture
+    camera.start()
+    try:
+        failed = loop.events.get(timeout=20)
+        assert isinstance(failed, CameraFailed) and "not the tray's floor" in failed.reason
+        loop.step(failed)
+        loop.step(Press(Key.SELECT))  # the message read
+        table.frame = pictures.empty
+        app.screen = SettingsMenu(CALIBRATE_LINE)
+        loop.step(Press(Key.SELECT))
+        loop.step(Press(Key.SELECT))
+        done = _next(loop, CameraDone)
+        assert done == CameraDone("calibrate", detail="outline")
+        assert _next(loop, CameraBack) == CameraBack()
+    finally:
+        camera.stop()
+    assert (tmp_path / "tray" / "tray.json").is_file()
+
+
+def _next(loop: EventLoop, wanted: type[Event]) -> Event:
+    while True:
+        event = loop.events.get(timeout=20)
+        loop.step(event)
+        if isinstance(event, wanted):
+            return event
