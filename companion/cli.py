@@ -100,7 +100,12 @@ def _parser() -> argparse.ArgumentParser:
 
     stats = commands.add_parser("stats", help="are your sticks fair? statistics of logged throws")
     stats.add_argument("game", metavar="GAME")
-    stats.add_argument("--log", metavar="FILE", help="throw log (default: the one 'play' writes)")
+    stats.add_argument(
+        "--log",
+        metavar="FILE",
+        action="append",
+        help="a throw log, may be repeated (default: the logs 'play' and the device write)",
+    )
     stats.add_argument("--json", action="store_true", help="machine-readable output")
     stats.set_defaults(handler=_stats)
 
@@ -304,7 +309,13 @@ def _play(args: argparse.Namespace) -> int:
 def _stats(args: argparse.Namespace) -> int:
     from companion.statsreport import report
 
-    return report(games.get(args.game), log=args.log, as_json=args.json)
+    rules = games.get(args.game)
+    if args.log:
+        return report(rules, logs=[Path(log) for log in args.log], as_json=args.json)
+    from companion import throwlog
+    from companion.device.state import device_throw_logs
+
+    return report(rules, logs=[throwlog.default_path(), *device_throw_logs()], as_json=args.json)
 
 
 def _demo(args: argparse.Namespace) -> int:

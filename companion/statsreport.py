@@ -27,7 +27,8 @@ from companion.throwstats import (
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
-def report(rules: RuleSet, *, log: str | None, as_json: bool) -> int:
+def report(rules: RuleSet, *, logs: list[Path], as_json: bool) -> int:
+    """Print the statistics of the throws of ``rules`` logged in ``logs``."""
     table = rules.throws
     if not isinstance(table, StickTable | DiceTable | DieAndStick):
         print(
@@ -36,12 +37,12 @@ def report(rules: RuleSet, *, log: str | None, as_json: bool) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-    path = Path(log) if log else throwlog.default_path()
-    logged = throwlog.read(path, rules.name)
+    logged = throwlog.read_all(logs, rules.name)
     throws = readable_throws(table, logged.readings)
     skipped = logged.skipped + len(logged.readings) - len(throws)
     if not throws:
-        print(f"No throws of {rules.name} logged in {path} yet: play with 'companion play'.")
+        where = ", ".join(str(path) for path in logs)
+        print(f"No throws of {rules.name} logged in {where} yet: play with 'companion play'.")
         return EXIT_OK
     if isinstance(table, StickTable):
         scores = [throw.score for throw in throws]
@@ -51,7 +52,10 @@ def report(rules: RuleSet, *, log: str | None, as_json: bool) -> int:
         output = _dice_output(rules.name, dice, None, skipped)
     else:
         output = _die_and_stick_output(rules.name, table, throws, skipped)
-    print(json.dumps(output.data, indent=2) if as_json else "\n".join(output.lines))
+    if as_json:
+        print(json.dumps({**output.data, "logs": [str(path) for path in logs]}, indent=2))
+    else:
+        print("\n".join([*output.lines, "", "logs read: " + ", ".join(map(str, logs))]))
     return EXIT_OK
 
 

@@ -70,3 +70,17 @@ def read(path: Path, game: str) -> LoggedThrows:
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
             skipped += 1
     return LoggedThrows(scores, skipped, readings)
+
+
+def read_all(paths: list[Path], game: str) -> LoggedThrows:
+    """The throws of one rule set in several logs (the terminal's and the device's), in
+    the order of the logs."""
+    scores: list[int] = []
+    readings: list[str] = []
+    skipped = 0
+    for path in paths:
+        logged = read(path, game)
+        scores += logged.scores
+        readings += logged.readings
+        skipped += logged.skipped
+    return LoggedThrows(scores, skipped, readings)

@@ -130,3 +130,34 @@ def test_stats_command_with_no_log_says_so(
 def test_stats_command_refuses_an_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "chess"]) == EXIT_BAD_INPUT
     assert "no rule set named" in capsys.readouterr().err
+
+
+def test_stats_command_reads_the_terminal_and_the_device_logs_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    table = _migo()
+    played_at_terminal = throwlog.default_path()
+    played_on_device = tmp_path / "data" / "companion" / "device" / "throws.jsonl"
+    for marked in (0, 1, 2):
+        throwlog.record(played_at_terminal, "senet-migo", table.throw(marked), source="typed")
+    for marked in (3, 4):
+        throwlog.record(played_on_device, "senet-migo", table.throw(marked), source="camera")
+    assert main(["stats", "senet-migo", "--json"]) == EXIT_OK
+    report = json.loads(capsys.readouterr().out)
+    assert report["throws"] == 5
+    assert report["logs"] == [str(played_at_terminal), str(played_on_device)]
+
+
+def test_stats_command_adds_up_several_logs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _migo()
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    throwlog.record(first, "senet-migo", table.throw(1), source="typed")
+    throwlog.record(second, "senet-migo", table.throw(2), source="typed")
+    assert main(["stats", "senet-migo", "--log", str(first), "--log", str(second)]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "senet-migo: 2 throws logged" in out
+    assert f"logs read: {first}, {second}" in out

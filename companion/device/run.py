@@ -26,10 +26,9 @@ from companion.device.camerathrows import CameraSetupError, CameraThrows, settin
 from companion.device.events import CameraFailed, Effect, Stop
 from companion.device.loop import EventLoop, contrast_effect
 from companion.device.screens import AwaitThrow
-from companion.device.state import Settings, StateStore
+from companion.device.state import Settings, StateStore, development_state_dir
 from companion.errors import NotationError
 from companion.reading import kit_for
-from companion.savefile import data_dir
 from hardware.display import DRIVERS, ImageFiles, TerminalDisplay, open_oled
 
 if TYPE_CHECKING:
@@ -72,7 +71,7 @@ class RunOptions:
 def run_device(options: RunOptions) -> int:
     config = device_config.load(options.config_path)
     on_pi = options.screen == "auto" and config.display_driver in DRIVERS
-    state_dir = options.state_dir or (config.state_dir if on_pi else _development_state_dir())
+    state_dir = options.state_dir or (config.state_dir if on_pi else development_state_dir())
     store = StateStore(state_dir)
     defaults = Settings(game=config.rules, lang=config.language, dev_mode=options.dev_mode)
     settings = store.load_settings(defaults)
@@ -298,10 +297,6 @@ def _watchdog_heartbeat() -> Callable[[], bool]:
         return False
 
     return heartbeat
-
-
-def _development_state_dir() -> Path:
-    return data_dir() / "device"
 
 
 def _version() -> str:

@@ -9,6 +9,7 @@ device starts without it instead of crashing.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 from companion import games, savefile
 from companion.core import RaceGame, RuleSet
+from companion.device import config as device_config
 from companion.errors import CompanionError, SaveFileError
 
 AnyGame = RaceGame[Any]
@@ -162,3 +164,21 @@ def _tuple_of(name: str, items: list[Any]) -> tuple[Any, ...]:
             raise SaveFileError(f"option {item[0]} should be a whole number")
         pairs.append((item[0], item[1]))
     return tuple(pairs)
+
+
+def development_state_dir() -> Path:
+    """Where the device keeps its state when it runs on a development machine."""
+    return savefile.data_dir() / "device"
+
+
+def device_throw_logs(config_path: Path | None = None) -> list[Path]:
+    """The throw logs the device keeps, those that exist: in its configured state folder
+    (the Pi's) and in the development one. An unreadable configuration is reported on
+    stderr; then only the development log is looked for."""
+    folders = [development_state_dir()]
+    try:
+        folders.insert(0, device_config.load(config_path).state_dir)
+    except CompanionError as error:
+        print(f"companion: {error}; the device's configured throw log is not read", file=sys.stderr)
+    logs = [StateStore(folder).throw_log_path for folder in folders]
+    return [log for log in dict.fromkeys(logs) if log.exists()]
