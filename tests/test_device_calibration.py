@@ -360,3 +360,22 @@ def _next(loop: EventLoop, wanted: type[Event]) -> Event:
         loop.step(event)
         if isinstance(event, wanted):
             return event
+
+
+def test_the_configured_camera_height_is_the_calibrations(
+    tmp_path: Path, pictures: ThrowPictures
+) -> None:
+    configured = device_config.parse("[camera]\nabove_tray_mm = 520\n")
+    assert configured.camera_above_tray_mm == 520
+    jobs = CameraJobs(
+        tmp_path / "tray",
+        tmp_path / "sticks.json",
+        camera_height_mm=configured.camera_above_tray_mm,
+    )
+    done, _ = jobs.run(CameraTask("calibrate"), pictures.empty, None)
+    assert done.problem == ""
+    assert Tray.load(tmp_path / "tray").camera_height_mm == 520
+    unset = CameraJobs(tmp_path / "other", tmp_path / "sticks.json")
+    reader = ThrowReader(Tray.load(tmp_path / "tray"), default_profile())
+    unset.run(CameraTask("calibrate"), pictures.empty, reader)
+    assert Tray.load(tmp_path / "other").camera_height_mm == 520  # the camera did not move

@@ -39,6 +39,7 @@ class CameraJobs:
 
     tray_folder: Path
     profile_path: Path
+    camera_height_mm: float | None = None  # above the tray's floor; None: keep the one in use
     pictures: dict[int, list[Example]] = field(default_factory=dict)  # by enrolment step
 
     def run(
@@ -67,8 +68,9 @@ class CameraJobs:
         from vision.markers import calibrate_with_markers, find_markers, markers_available
         from vision.tray import CAMERA_HEIGHT_MM, calibrate
 
-        # The camera has not moved up or down since the calibration in use, if any.
-        height = CAMERA_HEIGHT_MM if reader is None else reader.reader.tray.camera_height_mm
+        height = self.camera_height_mm
+        if height is None:  # the camera has not moved up or down since the calibration in use
+            height = CAMERA_HEIGHT_MM if reader is None else reader.reader.tray.camera_height_mm
         if markers_available() and len(find_markers(frame)) == 4:
             tray, by = calibrate_with_markers(frame, height), "markers"
         else:

@@ -47,6 +47,7 @@ class DeviceConfig:
     camera_tray: Path | None = None  # calibration folder; None: <state dir>/tray
     camera_profile: Path | None = None  # enrolled sticks; None: <state dir>/sticks.json
     camera_still_frames: int = 5
+    camera_above_tray_mm: int | None = None  # None: the calibration's, else 380 mm
     rules: str = "senet-kendall"
     language: str = "en"
     state_dir: Path = Path("/var/lib/companion")
@@ -148,6 +149,7 @@ _KEYS: Mapping[str, tuple[str, Check]] = {
     "camera.tray": ("camera_tray", _folder),
     "camera.profile": ("camera_profile", _file),
     "camera.still_frames": ("camera_still_frames", _integer(1, 30)),
+    "camera.above_tray_mm": ("camera_above_tray_mm", _integer(150, 1500)),
     "game.rules": ("rules", _one_of(games.names)),
     "game.language": ("language", _one_of(lambda: LANGUAGES)),
     "state.dir": ("state_dir", _folder),
@@ -237,6 +239,7 @@ _UNSET_EXAMPLES = {  # keys without a default value: a commented example
     "source": '"pi"',
     "tray": '"/var/lib/companion/tray"',
     "profile": '"/var/lib/companion/my-sticks.json"',
+    "above_tray_mm": "380",
 }
 
 

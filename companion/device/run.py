@@ -132,7 +132,8 @@ def _camera(
     except CameraSetupError as error:
         loop.events.put(CameraFailed(str(error)))
         return None
-    settings = replace(settings, work=CameraJobs(tray, enrolled).run)
+    jobs = CameraJobs(tray, enrolled, camera_height_mm=config.camera_above_tray_mm)
+    settings = replace(settings, work=jobs.run)
     app = loop.app
     camera = CameraThrows(
         settings,
