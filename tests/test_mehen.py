@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from cases_reader import Case, read_cases
+from game_helpers import TypedLines
 from test_ruledocs import DECISIONS, decision_ids
 
 from companion import games
@@ -257,39 +258,23 @@ def test_bad_options_exit_2_without_a_traceback(
     assert option.partition("=")[0] in err
 
 
-class Table:
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = iter(lines)
-        self.said: list[str] = []
-
-    def ask(self, prompt: str) -> str:
-        self.said.append(prompt)
-        try:
-            return next(self.lines)
-        except StopIteration:
-            raise EOFError from None
-
-    def say(self, text: str) -> None:
-        self.said.append(text)
-
-
 def test_play_three_players_then_end_by_agreement_and_resume(tmp_path: Path) -> None:
     rules = mehen().with_options({"players": "3", "length": "30"})
     path = tmp_path / "mehen.json"
     lines = ["MPP", "in-1", "MMP", "1", "PPP", "pass", "MMP", "pass", "end"]
-    table = Table(lines)
+    table = TypedLines(lines)
     assert run_session(rules, new=True, save=str(path), ask=table.ask, say=table.say) == 0
-    text = "\n".join(table.said)
+    text = "\n".join(table.printed)
     assert "[red] throw> " in text and "[green] throw> " in text
     assert "Game over: red wins (1)." in text
     saved = json.loads(path.read_text())
     assert saved["start"] == "30 -/28/- r:6:wait:-,b:6:wait:-,g:6:wait:- r - play"
     assert saved["actions"][-1] == "move end"
     # the registry's rule set (2 players, 88 squares) resumes the 3-player game, and undo works
-    again = Table(["undo", "position"])
+    again = TypedLines(["undo", "position"])
     assert run_session(NAME, save=str(path), ask=again.ask, say=again.say) == 0
-    assert "undone: end" in "\n".join(again.said)
-    position = next(line for line in reversed(again.said) if line.startswith("  30 "))
+    assert "undone: end" in "\n".join(again.printed)
+    position = next(line for line in reversed(again.printed) if line.startswith("  30 "))
     assert position.endswith(" r - play") and "g:6:wait:-" in position
 
 

@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass, replace
 
 import pytest
+from game_helpers import undo_and_replay
 
 from companion import games
 from companion.core import END, IN, OFF, PASS, START, Action, Move
@@ -28,7 +29,6 @@ from companion.errors import IllegalMoveError, TurnError
 from companion.games.mehen import Mehen, MehenRules
 from companion.games.mehen_position import MehenPosition
 from companion.rules import Verdict
-from companion.throws import Throw
 
 # What DECISIONS.md fixes (M2, M3, M9), independent of the engine's parameters.
 LETTERS = "rbgywk"
@@ -293,21 +293,6 @@ class Record:
     actions: list[Action]
 
 
-def undo_and_replay(game: Mehen, record: Record, rng: random.Random) -> None:
-    depth = min(rng.randint(1, 6), len(record.actions))
-    n = len(record.actions)
-    for i in range(n - 1, n - 1 - depth, -1):
-        assert game.pop() == record.actions[i]
-        assert game.fen() == record.fens[i]
-    for i in range(n - depth, n):
-        action = record.actions[i]
-        if isinstance(action, Throw):
-            game.throw(action)
-        else:
-            game.push(action)
-        assert game.fen() == record.fens[i + 1]
-
-
 def play_random_game(rules: MehenRules, seed: int, rates: Rates = SAMPLED) -> int:
     """One seeded random game with every invariant checked; returns the actions played."""
     rng = random.Random(seed)
@@ -356,7 +341,7 @@ def play_random_game(rules: MehenRules, seed: int, rates: Rates = SAMPLED) -> in
         if checks.random() < rates.notation:
             check_notation(game)
         if len(record.actions) % UNDO_EVERY < 2 and not game.is_over():
-            undo_and_replay(game, record, checks)
+            undo_and_replay(game, record.actions, record.fens, checks)
     check_notation(game)
     with pytest.raises(TurnError):
         game.throw(1)

@@ -22,13 +22,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
+from game_helpers import undo_and_replay
 
 from companion import games
 from companion.core import PASS, START, Action, Move
 from companion.errors import IllegalMoveError, TurnError
 from companion.games.modern import Modern, ModernPosition, ModernRules
 from companion.rules import Ruling, Verdict
-from companion.throws import Throw
 
 NAME = "senet-modern"
 GAMES = 120
@@ -388,7 +388,7 @@ def play_random_game(rules: ModernRules, seed: int, rates: Rates = SAMPLED) -> i
                 expected = ref_after_turn(results[str(move)], state.turn)
             assert fen == write(expected), f"{move} from {fens[-2]}: {fen}"
         if len(actions) % UNDO_EVERY < 2:
-            undo_and_replay(game, fens, actions, checks)
+            undo_and_replay(game, actions, fens, checks)
     check_after_the_end(game)
     assert game.history == actions
     for i in range(len(actions) - 1, -1, -1):
@@ -397,23 +397,6 @@ def play_random_game(rules: ModernRules, seed: int, rates: Rates = SAMPLED) -> i
     with pytest.raises(TurnError):
         game.pop()
     return len(actions)
-
-
-def undo_and_replay(
-    game: Modern, fens: list[str], actions: list[Action], rng: random.Random
-) -> None:
-    depth = min(rng.randint(1, 6), len(actions))
-    n = len(actions)
-    for i in range(n - 1, n - 1 - depth, -1):
-        assert game.pop() == actions[i]
-        assert game.fen() == fens[i]
-    for i in range(n - depth, n):
-        action = actions[i]
-        if isinstance(action, Throw):
-            game.throw(action)
-        else:
-            game.push(action)
-        assert game.fen() == fens[i + 1]
 
 
 def modern_rules() -> ModernRules:

@@ -3,43 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from game_helpers import TypedLines
 
 from companion import games, savefile
 from companion.errors import NotationError, SaveFileError
 from companion.play import run_session
 
 
-class Table:
-    """Feeds typed lines to a session and keeps what it printed."""
-
-    def __init__(self, lines: list[str]) -> None:
-        self._lines: Iterator[str] = iter(lines)
-        self.printed: list[str] = []  # prompts and what the session said
-        self.said: list[str] = []  # what the session said, blank lines left out
-
-    def ask(self, prompt: str) -> str:
-        self.printed.append(prompt)
-        try:
-            return next(self._lines)
-        except StopIteration:
-            raise EOFError from None
-
-    def say(self, text: str) -> None:
-        self.printed.append(text)
-        if text:
-            self.said.append(text)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.printed)
-
-
-def play(path: Path, lines: list[str], *, game: str = "senet-kendall", new: bool = False) -> Table:
-    table = Table(lines)
+def play(
+    path: Path, lines: list[str], *, game: str = "senet-kendall", new: bool = False
+) -> TypedLines:
+    table = TypedLines(lines)
     status = run_session(game, new=new, save=str(path), ask=table.ask, say=table.say)
     assert status == 0
     return table
@@ -136,8 +113,8 @@ def test_hint_names_the_best_moves_with_their_value(tmp_path: Path) -> None:
 
 def sphinx_game(
     path: Path, lines: list[str], *, game: str = "senet-kendall", sides: tuple[int, ...] = (2,)
-) -> Table:
-    table = Table(lines)
+) -> TypedLines:
+    table = TypedLines(lines)
     status = run_session(
         game, save=str(path), ask=table.ask, say=table.say, sphinx=sides, seed=1, level="easy"
     )

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import pytest
+from game_helpers import undo_and_replay
 
 from companion import games
 from companion.core import OFF, PASS, START, Action, Move
@@ -372,22 +373,6 @@ class Record:
     actions: list[Action]
 
 
-def undo_and_replay(game: Senet, record: Record, rng: random.Random) -> None:
-    """pop() goes back through recorded positions; the same actions then replay them."""
-    depth = min(rng.randint(1, 6), len(record.actions))
-    n = len(record.actions)
-    for i in range(n - 1, n - 1 - depth, -1):
-        assert game.pop() == record.actions[i]
-        assert game.fen() == record.fens[i]
-    for i in range(n - depth, n):
-        action = record.actions[i]
-        if isinstance(action, Throw):
-            game.throw(action)
-        else:
-            game.push(action)
-        assert game.fen() == record.fens[i + 1]
-
-
 def check_after_the_end(game: Senet, expected: Expected) -> None:
     fen = game.fen()
     winner = game.winner()
@@ -460,7 +445,7 @@ def play_random_game(rules: SenetRules, seed: int, rates: Rates = SAMPLED) -> No
         check_position(game, expected, fen, checks)
         check_move(expected, before, move, game, fen)
         if len(record.actions) % UNDO_EVERY < 2:
-            undo_and_replay(game, record, checks)
+            undo_and_replay(game, record.actions, record.fens, checks)
     check_after_the_end(game, expected)
     assert game.history == record.actions
     for i in range(len(record.actions) - 1, -1, -1):  # undo to any depth

@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 import pytest
+from game_helpers import undo_and_replay
 from test_ur_tablet import TRACKS
 
 from companion import games
@@ -358,7 +359,7 @@ def play_random_game(
         if checks.random() < rates.notation:
             check_notation(game, fens[-1])
         if rates.undo and len(actions) % UNDO_EVERY == 0:
-            undo_and_replay(game, actions, fens, checks)
+            undo_and_replay(game, actions, fens, checks, deepest=5)
     check_after_the_end(game)
     assert game.history == actions
     for index in range(len(actions) - 1, -1, -1):
@@ -379,21 +380,6 @@ def play_move(game: Ur, scratch: Ur, move: Move, explained: bool, seen: Seen) ->
     scratch.position = before
     scratch.push_fast(move)
     assert scratch.position == game.position, (move, scratch.fen(), game.fen())
-
-
-def undo_and_replay(game: Ur, actions: list[Action], fens: list[str], rng: random.Random) -> None:
-    depth = min(rng.randint(1, 5), len(actions))
-    n = len(actions)
-    for index in range(n - 1, n - 1 - depth, -1):
-        assert game.pop() == actions[index]
-        assert game.fen() == fens[index]
-    for index in range(n - depth, n):
-        action = actions[index]
-        if isinstance(action, Throw):
-            game.throw(action)
-        else:
-            game.push(action)
-        assert game.fen() == fens[index + 1]
 
 
 def midgame_positions(rules: UrRules, count: int, seed: int = 1) -> list[UrPosition]:

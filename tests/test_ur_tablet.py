@@ -14,6 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from game_helpers import TypedLines
 
 from companion import games
 from companion.cli import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_OK, main
@@ -355,28 +356,10 @@ def test_a_dash_throw_needs_a_position_without_a_pending_throw(
 
 
 # ----- terminal play ----------------------------------------------------------------------
-class Table:
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = iter(lines)
-        self.said: list[str] = []
-
-    def ask(self, prompt: str) -> str:
-        self.said.append(prompt)
-        try:
-            return next(self.lines)
-        except StopIteration:
-            raise EOFError from None
-
-    def say(self, text: str) -> None:
-        self.said.append(text)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.said)
 
 
-def play(path: Path, lines: list[str], rules: str | UrRules = NAME) -> Table:
-    table = Table(lines)
+def play(path: Path, lines: list[str], rules: str | UrRules = NAME) -> TypedLines:
+    table = TypedLines(lines)
     assert run_session(rules, new=True, save=str(path), ask=table.ask, say=table.say) == 0
     return table
 
@@ -410,7 +393,7 @@ def test_a_saved_tablet_game_resumes_on_its_board(tmp_path: Path) -> None:
     rules = ur_rules().with_options({"layout": "2"})
     assert isinstance(rules, UrRules)
     play(path, ["2", "in-1"], rules)
-    table = Table(["position"])
+    table = TypedLines(["position"])
     run_session(NAME, save=str(path), ask=table.ask, say=table.say)
     assert f"tablet 1@1,2@-,3@-,4@-,5@- {EMPTY} 15/15/20 b - -" in table.text
 
