@@ -212,7 +212,11 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     gap = side * rng.uniform(0.25, 0.31)
     radius = rng.uniform(1.2, 1.6) * PX_PER_MM
     if max(body) - min(body) > 60 and rng.random() < 0.3:  # pale pips on a coloured die
-        pip = tuple(int(0.5 * p + 0.5 * b) for p, b in zip(pip, body, strict=True))
+        pip = (
+            (pip[0] + body[0]) // 2,
+            (pip[1] + body[1]) // 2,
+            (pip[2] + body[2]) // 2,
+        )
     angle = np.radians(place[2])
     for u, v in PIPS[value]:
         x = top_centre[0] + gap * (u * np.cos(angle) - v * np.sin(angle))
