@@ -10,7 +10,7 @@ a pip, is seen there and the die is refused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import cv2
@@ -98,12 +98,14 @@ class _Grid:
     pitch: float  # pixels; for a lone pip, assumed from the face's size
     half_side: float  # pixels: the square around the centre that is checked for bare face
 
-    @property
-    def places(self) -> NDArray[np.float64]:
+    places: NDArray[np.float64] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
         """The nine places (pixels), in the order of ``_PLACES``."""
         c, s = np.cos(self.angle), np.sin(self.angle)
         turned = _PLACE_STEPS @ np.array([[c, s], [-s, c]])
-        return np.asarray(np.asarray(self.centre, np.float64) + self.pitch * turned, np.float64)
+        places = np.asarray(self.centre, np.float64) + self.pitch * turned
+        object.__setattr__(self, "places", np.asarray(places, np.float64))
 
 
 def top_face(inside: Mask, lift: tuple[float, float]) -> Mask:
