@@ -2,13 +2,16 @@
 
 Pips are small round marks that contrast with the die's body. Pips on the side faces, seen
 at a slant, look flattened; only round ones of one size count, so a side face seen beside
-the top face adds nothing. A count is trusted only when the pips are alike and all fit on
-one face.
+the top face adds nothing. A count is trusted only when the pips are alike, lie on the
+places a die puts them (a grid of three by three, spaced as a die's), and the face shows
+nothing like a pip where that layout leaves it bare: a pip missed, or a mark that is not
+a pip, is seen there and the die is refused.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -23,22 +26,42 @@ TOP_SLACK_MM = 1.5  # the top face may reach this far past where perspective put
 SEED_INSET_MM = 2.5  # the top face's first guess, shrunk by this much, gives its colour
 TOP_FACE_SIDE_MM = (12.0, 22.0)  # 15-18 mm dice, nearer the lens than the floor, rounded
 TOP_FACE_SQUARENESS = 1.25
-OTHERS_INSET_MM = 1.5  # marks this far inside the face's colour region count as marks on it
+CORE_INSET_MM = 1.5  # the face's core: this far inside the region of the face's colour
 PIP_REACH_MM = 2.0  # how far past the region of the face's colour a pip's centre may lie
 PIPS_OFF_CENTRE = 0.14  # largest distance from the pips' mean to the face's centre, in sides
 PIP_ROUNDNESS = 0.55  # short axis / long axis
-PIP_CONTRAST = 45.0  # grey levels between a pip and the die's body
+PIP_CONTRAST = 30.0  # Lab colour distance (lightness 0-255) between a pip and the body
 PIP_SIZE_SPREAD = 2.6  # largest / smallest pip area
-TWO_PIP_GAP = (0.45, 0.95)  # distance between the pips of a 2, in die widths
 LAYOUT_TOLERANCE = 0.15  # largest difference of normalised distances between pips
+SPOT_SHARE = 0.7  # contrast is compared averaged over a disc of this share of a pip's radius
+BARE_SHARE = 0.4  # where the face is bare, nothing contrasts this much (share of a pip's)
+PLACE_BARE_SHARE = 0.3  # on an empty place of the grid, lighter or darker
+CENTRE_BARE_SHARE = 0.12  # on the empty centre (a 2, 4 or 6), lighter or darker
+ONE_PIP_PITCH = 0.28  # a lone pip's grid is assumed this many face sides apart
+BARE_REACH = 1.2  # the bare square around the layout's centre, in pitches: covers every place
+ONE_PIP_BARE_REACH = 0.38  # the same for a lone pip, in face sides
+ROUND_SPOT_FILL = 0.55  # a spot fills this share of its enclosing circle: a line does not
+PIP_HALO_MM = 0.8  # a pip's blurred rim, left out of the bare part
+SAME_PAINT = 0.6  # the faintest pip has at least this share of the median pip's contrast
+PIP_PITCH_MM = (3.3, 6.8)  # from one pip to the next along a side, for dice of 15-18 mm
+ON_PLACE = 0.35  # largest distance of a pip from its place on the grid, in pitches
+SQUARE_CORNERS = 0.9  # how well the corner pips' directions agree on one square (0-1)
+MAX_CANDIDATES = 9
+MAX_LEFT_OUT = 2  # marks outside the face's core that may be left out as not its pips
 LAYOUTS: dict[int, list[tuple[int, int]]] = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
     3: [(-1, -1), (0, 0), (1, 1)],
     4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],
     5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
     6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
 }
+_QUARTER_TURNS = ((1, 0), (0, 1), (-1, 0), (0, -1))  # (cos, sin)
+_PLACES = [(i, j) for i in (-1, 0, 1) for j in (-1, 0, 1)]
+_PLACE_STEPS = np.asarray(_PLACES, np.float64)
 
 Point = tuple[float, float]
+Mask = NDArray[np.uint8]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +71,44 @@ class PipCount:
     lying_flat: bool = True  # False: no square top face of the die's size was seen
 
 
-def top_face(inside: NDArray[np.uint8], lift: tuple[float, float]) -> NDArray[np.uint8]:
+@dataclass(frozen=True, slots=True)
+class _Mark:
+    area: float  # pixels
+    centre: Point
+
+
+@dataclass(frozen=True, slots=True)
+class _Face:
+    """The top face as found, and the pips' contrast against its body."""
+
+    region: Mask  # the region of the face's colour, made convex
+    core: Mask  # well inside it, where a shaded edge is not
+    contrast: NDArray[np.float32]  # signed colour distance from the body
+    px_per_mm: float
+    xs: NDArray[np.float32]  # each pixel's column
+    ys: NDArray[np.float32]  # each pixel's row
+
+
+@dataclass(frozen=True, slots=True)
+class _Grid:
+    """The nine places a die puts pips: ``centre + pitch * (i, j)`` turned by ``angle``."""
+
+    centre: Point
+    angle: float  # radians
+    pitch: float  # pixels; for a lone pip, assumed from the face's size
+    half_side: float  # pixels: the square around the centre that is checked for bare face
+
+    places: NDArray[np.float64] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """The nine places (pixels), in the order of ``_PLACES``."""
+        c, s = np.cos(self.angle), np.sin(self.angle)
+        turned = _PLACE_STEPS @ np.array([[c, s], [-s, c]])
+        places = np.asarray(self.centre, np.float64) + self.pitch * turned
+        object.__setattr__(self, "places", np.asarray(places, np.float64))
+
+
+def top_face(inside: Mask, lift: tuple[float, float]) -> Mask:
     """The part of an implement's mask that is its top face.
 
     The outline is the top face and the footprint joined by the sides; the footprint is the
@@ -60,9 +120,7 @@ def top_face(inside: NDArray[np.uint8], lift: tuple[float, float]) -> NDArray[np
     return np.asarray(cv2.bitwise_and(inside, moved), np.uint8)
 
 
-def face_of_one_colour(
-    crop: Image, inside: NDArray[np.uint8], seed: NDArray[np.uint8]
-) -> NDArray[np.uint8] | None:
+def face_of_one_colour(crop: Image, inside: Mask, seed: Mask) -> Mask | None:
     """The top face: the region of the seed's colour around it, its marks included.
 
     Sides are shaded differently from the top, and a shadow joined to the outline is the
@@ -88,6 +146,18 @@ def face_of_one_colour(
     return np.asarray(face, np.uint8)
 
 
+def signed_contrast(crop: Image, face: Mask) -> NDArray[np.float32]:
+    """Each pixel's colour distance (Lab) from the face's body, signed by lightness.
+
+    Pips are white or black; on a coloured body they differ in hue as much as in lightness
+    (pale pips on a red die are barely lighter than it), so the whole distance counts.
+    """
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    difference = lab - np.median(lab[face > 0], axis=0)
+    distance = np.sqrt((difference**2).sum(axis=2))
+    return np.asarray(np.where(difference[..., 0] < 0, -distance, distance), np.float32)
+
+
 def count_pips(
     frame: Image, blob: Blob, px_per_mm: float, lift: tuple[float, float] = (0.0, 0.0)
 ) -> PipCount:
@@ -97,6 +167,43 @@ def count_pips(
         return PipCount(None, 0.0)
     outline = np.zeros(crop.shape[:2], np.uint8)
     cv2.drawContours(outline, [blob.contour - np.array([max(0, x0), max(0, y0)])], -1, 1, -1)
+    region = _top_region(crop, outline, px_per_mm, lift)
+    if region is None:
+        return PipCount(None, 0.0, lying_flat=False)
+    contrast = signed_contrast(crop, region)
+    face = _Face(
+        region,
+        _eroded(region, CORE_INSET_MM * px_per_mm),
+        contrast,
+        px_per_mm,
+        *np.meshgrid(
+            np.arange(crop.shape[1], dtype=np.float32), np.arange(crop.shape[0], dtype=np.float32)
+        ),
+    )
+    # Pips near the face's edges sit where the region of the face's colour stops short
+    # (the rounded, differently shaded border): a pip's reach around it is taken in.
+    reach = max(3, round(2 * PIP_REACH_MM * px_per_mm) | 1)
+    near = np.asarray(
+        cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))),
+        np.uint8,
+    )
+    # Pips are lighter than the body or darker: both are tried, and a count stands only
+    # when it is the one count that holds.
+    counts: set[int] = set()
+    confidences: list[float] = []
+    for polarity in (1.0, -1.0):
+        marks = _round_marks(_marks(polarity * contrast, outline), px_per_mm, near)
+        for centres, confidence in _layouts(marks, face, polarity):
+            counts.add(len(centres))
+            confidences.append(confidence)
+    if len(counts) != 1:
+        return PipCount(None, 0.0, lying_flat=bool(counts) or _square_face(region, px_per_mm))
+    return PipCount(counts.pop(), min(confidences))
+
+
+def _top_region(
+    crop: Image, outline: Mask, px_per_mm: float, lift: tuple[float, float]
+) -> Mask | None:
     seed_size = max(3, round(SEED_INSET_MM * px_per_mm) | 1)
     top = top_face(outline, lift)
     seed = cv2.erode(top, np.ones((seed_size, seed_size), np.uint8))
@@ -104,45 +211,15 @@ def count_pips(
     # perspective puts it, give or take a shadow's or a rounded edge's width.
     slack = max(3, round(2 * TOP_SLACK_MM * px_per_mm) | 1)
     where = np.asarray(cv2.dilate(top, np.ones((slack, slack), np.uint8)), np.uint8) & outline
-    face = face_of_one_colour(crop, where, np.asarray(seed, np.uint8))
-    if face is None:
-        return PipCount(None, 0.0, lying_flat=False)
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    body = float(np.median(grey[face > 0]))
-    # Pips near the face's edges sit where the region of the face's colour stops short
-    # (the rounded, differently shaded border): a pip's reach around it is taken in.
-    reach = max(3, round(2 * PIP_REACH_MM * px_per_mm) | 1)
-    near = np.asarray(
-        cv2.dilate(face, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))), np.uint8
-    )
-    # Pips are lighter than the body or darker: whichever shows pips, never both.
-    inset = max(3, round(2 * OTHERS_INSET_MM * px_per_mm) | 1)
-    core = np.asarray(cv2.erode(face, np.ones((inset, inset), np.uint8)), np.uint8)
-    found = [
-        _round_marks(_marks(contrast, outline), px_per_mm, near, core)
-        for contrast in (grey - body, body - grey)
-    ]
-    with_pips = [marks for marks in found if marks[0]]
-    if len(with_pips) != 1:
-        return PipCount(None, 0.0, lying_flat=_square_face(face, px_per_mm))
-    areas, centres, others = with_pips[0]
-    whole = _with_pips(face, areas, centres)
-    if not _square_face(whole, px_per_mm):
-        return PipCount(None, 0.0, lying_flat=False)
-    count = _judge(areas, centres)
-    side_px = float(np.sqrt(np.count_nonzero(whole)))
-    if count.value is not None and not _centred(centres, whole, side_px):
-        return PipCount(None, 0.0)
-    if (
-        count.value is not None
-        and count.value <= 2
-        and not _low_count_holds(centres, others, side_px)
-    ):
-        return PipCount(None, 0.0)
-    return count
+    return face_of_one_colour(crop, where, np.asarray(seed, np.uint8))
 
 
-def _marks(contrast: NDArray[np.float32], outline: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def _eroded(mask: Mask, by_px: float) -> Mask:
+    size = max(3, round(2 * by_px) | 1)
+    return np.asarray(cv2.erode(mask, np.ones((size, size), np.uint8)), np.uint8)
+
+
+def _marks(contrast: NDArray[np.float32], outline: Mask) -> Mask:
     marks = ((contrast > PIP_CONTRAST) & (outline > 0)).astype(np.uint8)
     # Thin lines of shade along the edges would join the pips near them: an opening
     # keeps what is as wide as a pip.
@@ -150,9 +227,75 @@ def _marks(contrast: NDArray[np.float32], outline: NDArray[np.uint8]) -> NDArray
     return np.asarray(cv2.morphologyEx(marks, cv2.MORPH_OPEN, pip_core), np.uint8)
 
 
-def _with_pips(
-    face: NDArray[np.uint8], areas: list[float], centres: list[Point]
-) -> NDArray[np.uint8]:
+def _round_marks(marks: Mask, px_per_mm: float, near: Mask) -> list[_Mark]:
+    """Round marks of a pip's size centred near the top face."""
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(marks)
+    low, high = (np.pi / 4 * (d * px_per_mm) ** 2 for d in PIP_DIAMETER_MM)
+    found = []
+    for index in range(1, count):
+        x, y = float(centroids[index][0]), float(centroids[index][1])
+        w, h, area = stats[index, 2], stats[index, 3], stats[index, 4]
+        round_pip = low <= area <= high and min(w, h) / max(w, h) >= PIP_ROUNDNESS
+        if round_pip and _at(near, (x, y)):
+            found.append(_Mark(float(area), (x, y)))
+    return found
+
+
+def _at(mask: Mask, point: Point) -> bool:
+    x = min(max(round(point[0]), 0), mask.shape[1] - 1)
+    y = min(max(round(point[1]), 0), mask.shape[0] - 1)
+    return bool(mask[y, x])
+
+
+def _layouts(marks: list[_Mark], face: _Face, polarity: float) -> list[tuple[list[Point], float]]:
+    """Each layout these marks make that passes every check. Marks outside the face's core
+    (a side's pip, a shaded edge) may be left out; one where the face must be bare cannot,
+    as the bare face is checked."""
+    if not marks or len(marks) > MAX_CANDIDATES:
+        return []
+    outer = [index for index, mark in enumerate(marks) if not _at(face.core, mark.centre)]
+    for left_out in range(min(MAX_LEFT_OUT, len(outer)) + 1):
+        found = []
+        for dropped in combinations(outer, left_out):
+            kept = [mark for index, mark in enumerate(marks) if index not in dropped]
+            reading = _checked_layout(kept, face, polarity)
+            if reading is not None:
+                found.append(reading)
+        if found:
+            return found
+    return []
+
+
+def _checked_layout(
+    marks: list[_Mark], face: _Face, polarity: float
+) -> tuple[list[Point], float] | None:
+    """The marks as the pips of the top face, with a confidence, or None when anything
+    does not hold: one size, a die's layout, spaced as a die's pips are, centred on a
+    square face of the die's size, and nothing like a pip where the face must be bare."""
+    if not 1 <= len(marks) <= 6:
+        return None
+    areas = [mark.area for mark in marks]
+    centres = [mark.centre for mark in marks]
+    if max(areas) / min(areas) > PIP_SIZE_SPREAD:
+        return None
+    misfit = layout_misfit(centres)
+    if misfit > LAYOUT_TOLERANCE:
+        return None
+    grid = _fitted_grid(centres) if len(centres) > 1 else None
+    if len(centres) > 1 and (grid is None or not _on_layout(centres, grid, face.px_per_mm)):
+        return None
+    whole = _with_pips(face.region, areas, centres)
+    side_px = float(np.sqrt(np.count_nonzero(whole)))
+    if not _square_face(whole, face.px_per_mm) or not _centred(centres, whole, side_px):
+        return None
+    bare = _bare_share(marks, grid or _lone_pip_grid(centres[0], whole, side_px), face, polarity)
+    if bare is None or bare >= 1.0:
+        return None
+    confidence = (1.0 - 0.5 * misfit / LAYOUT_TOLERANCE) * (1.0 - 0.5 * bare)
+    return centres, float(confidence)
+
+
+def _with_pips(face: Mask, areas: list[float], centres: list[Point]) -> Mask:
     """The top face with its pips: the convex hull of both."""
     whole = face.copy()
     for area, (x, y) in zip(areas, centres, strict=True):
@@ -164,7 +307,7 @@ def _with_pips(
     return filled
 
 
-def _centred(centres: list[Point], face: NDArray[np.uint8], side_px: float) -> bool:
+def _centred(centres: list[Point], face: Mask, side_px: float) -> bool:
     """Every layout is symmetric about the face's centre: pips off it mean one was missed."""
     ys, xs = np.nonzero(face)
     mean = np.mean(np.asarray(centres, np.float64), axis=0)
@@ -172,7 +315,7 @@ def _centred(centres: list[Point], face: NDArray[np.uint8], side_px: float) -> b
     return offset <= PIPS_OFF_CENTRE * side_px
 
 
-def _square_face(face: NDArray[np.uint8], px_per_mm: float) -> bool:
+def _square_face(face: Mask, px_per_mm: float) -> bool:
     """A die's top face: a square of the die's size, seen from above."""
     contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     (_, _), (w, h), _ = cv2.minAreaRect(contours[0])
@@ -184,49 +327,126 @@ def _square_face(face: NDArray[np.uint8], px_per_mm: float) -> bool:
     )
 
 
-def _low_count_holds(centres: list[Point], others: int, side_px: float) -> bool:
-    """One or two pips have no layout to check: nothing else may look like a mark, and two
-    pips must lie a die's diagonal apart (one pip missed or one too many is the risk)."""
-    if others:
+def _lone_pip_grid(centre: Point, whole: Mask, side_px: float) -> _Grid:
+    """A lone pip tells nothing of the grid: it is assumed turned as the face is."""
+    contours, _ = cv2.findContours(whole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (_, _), (_, _), degrees = cv2.minAreaRect(contours[0])
+    pitch = ONE_PIP_PITCH * side_px
+    return _Grid(centre, float(np.radians(degrees)), pitch, ONE_PIP_BARE_REACH * side_px)
+
+
+def _fitted_grid(centres: list[Point]) -> _Grid | None:
+    """The die's grid of places, fitted to two pips or more."""
+    points = np.asarray(centres, np.float64)
+    centre = points.mean(axis=0)
+    offsets = points - centre
+    radii = np.hypot(offsets[:, 0], offsets[:, 1])
+    corners = radii > 0.85 * radii.max()  # a 6's middle pips lie at 0.71 of the corners'
+    # The corner pips lie on the diagonals: their directions, less 45 degrees, agree
+    # modulo a quarter turn.
+    directions = np.arctan2(offsets[corners, 1], offsets[corners, 0]) - np.pi / 4
+    turn = complex(np.exp(4j * directions).mean())
+    if abs(turn) < SQUARE_CORNERS:
+        return None
+    pitch = float(radii[corners].mean() / np.sqrt(2))
+    middle = (float(centre[0]), float(centre[1]))
+    return _Grid(middle, float(np.angle(turn) / 4), pitch, BARE_REACH * pitch)
+
+
+def _nearest_place(grid: _Grid, point: Point) -> tuple[tuple[int, int], float]:
+    """The grid's place nearest a point, and how far it is (pixels)."""
+    gaps = np.hypot(grid.places[:, 0] - point[0], grid.places[:, 1] - point[1])
+    nearest = int(gaps.argmin())
+    return _PLACES[nearest], float(gaps[nearest])
+
+
+def _on_layout(centres: list[Point], grid: _Grid, px_per_mm: float) -> bool:
+    """Pips spaced as a die's, each on one of the grid's places, the places taken those of
+    the layout for their number."""
+    if len(centres) == 1:
+        return True  # its grid was not measured but assumed
+    if not PIP_PITCH_MM[0] <= grid.pitch / px_per_mm <= PIP_PITCH_MM[1]:
         return False
-    if len(centres) == 2:
-        gap = float(np.hypot(centres[0][0] - centres[1][0], centres[0][1] - centres[1][1]))
-        return TWO_PIP_GAP[0] <= gap / side_px <= TWO_PIP_GAP[1]
-    return True
+    taken = set()
+    for centre in centres:
+        place, gap = _nearest_place(grid, centre)
+        if gap > ON_PLACE * grid.pitch:
+            return False
+        taken.add(place)
+    layout = LAYOUTS[len(centres)]
+    return any(
+        taken == {(i * c - j * s, i * s + j * c) for i, j in layout} for c, s in _QUARTER_TURNS
+    )
 
 
-def _round_marks(
-    marks: NDArray[np.uint8], px_per_mm: float, near: NDArray[np.uint8], core: NDArray[np.uint8]
-) -> tuple[list[float], list[Point], int]:
-    """Pips (round, of a pip's size) centred near the top face, other marks centred well
-    inside it (the face's shaded border and the sides' pips are not marks on it)."""
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(marks)
-    low, high = (np.pi / 4 * (d * px_per_mm) ** 2 for d in PIP_DIAMETER_MM)
-    areas, centres = [], []
-    others = 0
-    for index in range(1, count):
-        cx, cy = round(centroids[index][0]), round(centroids[index][1])
-        cx, cy = min(cx, core.shape[1] - 1), min(cy, core.shape[0] - 1)
-        w, h, area = stats[index, 2], stats[index, 3], stats[index, 4]
-        round_pip = low <= area <= high and min(w, h) / max(w, h) >= PIP_ROUNDNESS
-        if area >= low / 2 and not round_pip and core[cy, cx]:
-            others += 1
-        elif round_pip and near[cy, cx]:
-            areas.append(float(area))
-            centres.append((float(centroids[index][0]), float(centroids[index][1])))
-    return areas, centres, others
+def _bare_share(marks: list[_Mark], grid: _Grid, face: _Face, polarity: float) -> float | None:
+    """How much like a pip the face looks where it must be bare, as a share of the
+    greatest allowed (1 or more: refuse); None when the pips are not of one paint.
+
+    Contrast is averaged over a disc smaller than a pip: a pip missed keeps its contrast,
+    noise loses most of its. On the die's empty places, where a pip missed would be,
+    anything lighter or darker is looked for (a glint may hide a pip), most strictly at
+    the centre, whose pip alone turns a 3 into a 2 and a 5 into a 4. Elsewhere on the
+    face, a spot of the pips' polarity counts when it is round: a glint along a rounded
+    edge is a thin line.
+    """
+    radius = SPOT_SHARE * float(np.sqrt(np.median([mark.area for mark in marks]) / np.pi))
+    size = 2 * max(1, round(radius)) + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)).astype(np.float32)
+    spots = np.asarray(cv2.filter2D(polarity * face.contrast, -1, disc / disc.sum()), np.float32)
+    peaks = [_spot(spots, mark.centre, 1) for mark in marks]
+    faintest = min(peaks)
+    if faintest <= 0 or faintest < SAME_PAINT * float(np.median(peaks)):
+        return None
+    worst = 0.0
+    taken = {_nearest_place(grid, mark.centre)[0] for mark in marks}
+    magnitude = np.abs(spots)
+    for place, at in zip(_PLACES, grid.places, strict=True):
+        if place not in taken:
+            allowed = CENTRE_BARE_SHARE if place == (0, 0) else PLACE_BARE_SHARE
+            seen = _spot(magnitude, (at[0], at[1]), 1 if len(marks) > 1 else 2)
+            worst = max(worst, seen / faintest / allowed)
+    clear = np.ones(spots.shape, np.bool_)
+    halo = PIP_HALO_MM * face.px_per_mm + size // 2
+    for mark in marks:
+        reach = np.sqrt(mark.area / np.pi) + halo
+        clear &= np.hypot(face.xs - mark.centre[0], face.ys - mark.centre[1]) > reach
+    bare = (_square(grid, face.xs, face.ys) | (face.core > 0)) & clear
+    strong = ((spots > BARE_SHARE * faintest) & clear).astype(np.uint8)
+    return max(worst, _round_spot(strong, bare, spots) / faintest / BARE_SHARE)
 
 
-def _judge(areas: list[float], centres: list[Point]) -> PipCount:
-    if not 1 <= len(areas) <= 6:
-        return PipCount(None, 0.0)
-    spread = max(areas) / min(areas)
-    if spread > PIP_SIZE_SPREAD:
-        return PipCount(None, 0.0)
-    misfit = layout_misfit(centres)
-    if misfit > LAYOUT_TOLERANCE:
-        return PipCount(None, 0.0)
-    return PipCount(len(areas), float(1.0 - misfit / LAYOUT_TOLERANCE * 0.5))
+def _round_spot(strong: Mask, bare: NDArray[np.bool_], spots: NDArray[np.float32]) -> float:
+    """The greatest contrast over the round parts of ``strong`` that reach where the face
+    must be bare (0 when there is none). Each part is judged whole, as a glint along an
+    edge is a line even where only its end reaches in."""
+    _, labels = cv2.connectedComponents(strong)
+    greatest = 0.0
+    for label in np.unique(labels[bare & (strong > 0)]):
+        ys, xs = np.nonzero(labels == label)
+        points = np.stack([xs, ys], axis=1).astype(np.float32)
+        (_, _), enclosing = cv2.minEnclosingCircle(points)
+        if len(xs) >= ROUND_SPOT_FILL * np.pi * (enclosing + 0.5) ** 2:
+            greatest = max(greatest, float(spots[ys, xs].max()))
+    return greatest
+
+
+def _spot(image: NDArray[np.float32], at: Point, reach: int) -> float:
+    """The greatest value within ``reach`` pixels of a point (0 outside the image)."""
+    x, y = round(at[0]), round(at[1])
+    window = image[
+        max(0, y - reach) : max(0, y + reach + 1), max(0, x - reach) : max(0, x + reach + 1)
+    ]
+    return float(window.max()) if window.size else 0.0
+
+
+def _square(grid: _Grid, xs: NDArray[np.float32], ys: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """The part of the face the layout covers: a square around the grid's centre."""
+    dx, dy = xs - grid.centre[0], ys - grid.centre[1]
+    c, s = np.cos(grid.angle), np.sin(grid.angle)
+    across = np.abs(dx * c + dy * s)
+    along = np.abs(dy * c - dx * s)
+    return np.asarray((across <= grid.half_side) & (along <= grid.half_side), np.bool_)
 
 
 def _pairwise(points: NDArray[np.float64]) -> NDArray[np.float64]:

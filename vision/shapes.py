@@ -27,6 +27,9 @@ DIE_MAX_LENGTH = 46.0
 D6_SIDE = (13.0, 30.0)  # the outline: the top face and, by perspective, the sides facing the lens
 D6_SQUARENESS = 1.5  # long side / short side; whether the top face is square is checked later
 D6_FILL = 0.7  # area / bounding rotated rectangle
+# Not a d4 either: a shadow or a side of the felt's shade can cut a corner off a d6's
+# outline; the pips are then looked for, and a die without a square top face is refused.
+D6_CUT_FILL = 0.62
 D4_SIDE = (20.0, 44.0)
 D4_TRIANGLE_FILL = 0.82  # area / smallest enclosing triangle
 HAND_AREA = 5000.0  # mm²: more than any two implements side by side
@@ -91,6 +94,13 @@ def _die(blob: Blob) -> ShapeCall:
         return ShapeCall(Shape.FLAT, Kind.D6)
     if D4_SIDE[0] <= length <= D4_SIDE[1] and triangle_fill(blob) >= D4_TRIANGLE_FILL:
         return ShapeCall(Shape.FLAT, Kind.D4)
+    if (
+        D6_SIDE[0] <= width
+        and length <= D6_SIDE[1]
+        and length / width <= D6_SQUARENESS
+        and rect_fill >= D6_CUT_FILL
+    ):
+        return ShapeCall(Shape.FLAT, Kind.D6)
     if width >= D6_SIDE[0]:
         return ShapeCall(Shape.COCKED)
     return ShapeCall(Shape.UNKNOWN)

@@ -1,0 +1,172 @@
+"""Six-sided dice: pips counted only when the die's grid and its bare face agree.
+
+Each test draws one die seen from straight above onto a generated empty tray, with the
+look it tests (faded, pale or stray marks, a glint), and reads it as the reader does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.observation import Kind, Reason
+from vision.pips import LAYOUTS, count_pips
+from vision.profile import default_profile
+from vision.reader import Reader
+from vision.segment import Segmenter
+from vision.synthetic import PX_PER_MM, scene
+from vision.tray import Image, Tray, calibrate
+
+RED = (40, 40, 200)
+WHITE = (235, 235, 235)
+BLACK = (30, 30, 30)
+LIGHT_PIP = (240, 240, 240)
+DARK_PIP = (25, 25, 25)
+
+
+@dataclass(frozen=True)
+class Die:
+    value: int
+    body: tuple[int, int, int] = RED
+    pip: tuple[int, int, int] = LIGHT_PIP
+    side_mm: float = 16.0
+    pitch_share: float = 0.28  # pips' spacing, in sides
+    angle: float = 20.0
+    faded: dict[tuple[int, int], float] = field(default_factory=dict)  # place -> contrast kept
+    stray: tuple[float, float] | None = None  # a round mark at this place (in pitches)
+    glint: bool = False  # a thin light line along one edge of the top face
+    sides: bool = False  # two shaded sides in view, their pips squeezed
+
+
+@pytest.fixture(scope="module")
+def tray() -> Tray:
+    return calibrate(scene(11, "modern").empty)
+
+
+def _drawn(tray: Tray, die: Die) -> Image:
+    frame = tray.empty.copy()
+    centre = np.array([tray.size[0] / 2 + 40, tray.size[1] / 2 + 30], np.float64)
+    side = die.side_mm * PX_PER_MM
+    turn = np.radians(die.angle)
+    across = np.array([np.cos(turn), np.sin(turn)])
+    along = np.array([-np.sin(turn), np.cos(turn)])
+
+    def at(u: float, v: float) -> tuple[int, int]:
+        point = centre + die.pitch_share * side * (u * across + v * along)
+        return round(point[0]), round(point[1])
+
+    corners = np.asarray(cv2.boxPoints(((centre[0], centre[1]), (side, side), die.angle)))
+    if die.sides:  # the footprint lies nearer the picture's centre than the top face
+        footprint = corners - np.array([7.0, 6.0], np.float32)
+        outline = cv2.convexHull(np.vstack([corners, footprint]).astype(np.int32))
+        cv2.fillPoly(frame, [outline], tuple(round(0.6 * c) for c in die.body))
+        for corner in footprint:
+            x, y = (0.8 * corner + 0.2 * centre).astype(int)
+            cv2.ellipse(frame, (int(x), int(y)), (3, 1), die.angle, 0, 360, die.pip, -1)
+    cv2.fillPoly(frame, [corners.astype(np.int32)], die.body)
+    radius = round(1.4 * PX_PER_MM)
+    for u, v in LAYOUTS[die.value]:
+        kept = die.faded.get((u, v), 1.0)
+        colour = tuple(
+            round(kept * p + (1 - kept) * b) for p, b in zip(die.pip, die.body, strict=True)
+        )
+        cv2.circle(frame, at(u, v), radius, colour, -1)
+    if die.stray is not None:
+        cv2.circle(frame, at(*die.stray), radius, die.pip, -1)
+    if die.glint:
+        start, end = at(-1.3, -1.62), at(1.3, -1.62)
+        cv2.line(frame, start, end, (245, 245, 245), 2)
+    noise = np.random.default_rng(3).normal(0, 2, frame.shape)
+    return np.clip(frame + noise, 0, 255).astype(np.uint8)
+
+
+@pytest.fixture(scope="module")
+def segmenter(tray: Tray) -> Segmenter:
+    return Segmenter(tray)
+
+
+def _count(tray: Tray, die: Die, segmenter: Segmenter) -> int | None:
+    frame = _drawn(tray, die)
+    blobs = segmenter.foreground(frame).blobs
+    assert len(blobs) == 1
+    blob = blobs[0]
+    lift = tray.lift(*blob.centre, die.side_mm)
+    return count_pips(frame, blob, tray.px_per_mm, lift).value
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize(("body", "pip"), [(RED, LIGHT_PIP), (WHITE, DARK_PIP), (BLACK, LIGHT_PIP)])
+def test_every_value_of_every_make_is_read(
+    tray: Tray,
+    segmenter: Segmenter,
+    value: int,
+    body: tuple[int, int, int],
+    pip: tuple[int, int, int],
+) -> None:
+    assert _count(tray, Die(value, body, pip), segmenter) == value
+
+
+@pytest.mark.parametrize("pitch_share", [0.25, 0.31])
+def test_pips_spaced_as_dice_differ_are_read(
+    tray: Tray, segmenter: Segmenter, pitch_share: float
+) -> None:
+    assert _count(tray, Die(5, pitch_share=pitch_share), segmenter) == 5
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize(("body", "pip"), [(WHITE, DARK_PIP), (BLACK, LIGHT_PIP), (RED, LIGHT_PIP)])
+def test_shaded_sides_with_their_pips_beside_the_top_face_are_left_out(
+    tray: Tray,
+    segmenter: Segmenter,
+    value: int,
+    body: tuple[int, int, int],
+    pip: tuple[int, int, int],
+) -> None:
+    assert _count(tray, Die(value, body, pip, sides=True), segmenter) == value
+
+
+def test_pale_pips_on_a_coloured_die_are_read(tray: Tray, segmenter: Segmenter) -> None:
+    # Only 34 grey levels lighter than the red body: their colour differs far more.
+    pale = (110, 110, 150)
+    assert _count(tray, Die(4, pip=pale), segmenter) == 4
+
+
+@pytest.mark.parametrize(("value", "less"), [(3, 2), (5, 4)])
+def test_a_faded_centre_pip_is_never_read_as_one_pip_less(
+    tray: Tray, segmenter: Segmenter, value: int, less: int
+) -> None:
+    # A quarter of its contrast left: too faint to be found, too clear to be bare face.
+    assert _count(tray, Die(value, faded={(0, 0): 0.25}), segmenter) is None
+    # Gone altogether, the die shows the value it then has.
+    assert _count(tray, Die(value, faded={(0, 0): 0.0}), segmenter) == less
+
+
+def test_a_faded_corner_pip_is_not_read_as_another_layout(tray: Tray, segmenter: Segmenter) -> None:
+    assert _count(tray, Die(5, faded={(-1, -1): 0.3, (1, 1): 0.3}), segmenter) is None
+
+
+@pytest.mark.parametrize("stray", [(0.5, 0.5), (0.0, 1.0)])
+def test_a_round_mark_where_the_face_is_bare_is_refused(
+    tray: Tray, segmenter: Segmenter, stray: tuple[float, float]
+) -> None:
+    assert _count(tray, Die(4, stray=stray), segmenter) is None
+
+
+def test_a_glint_along_an_edge_is_not_a_pip(tray: Tray, segmenter: Segmenter) -> None:
+    assert _count(tray, Die(2, glint=True), segmenter) == 2
+
+
+def test_pips_too_close_for_a_die_are_refused(tray: Tray, segmenter: Segmenter) -> None:
+    # Spaced 2.6 mm: no die of 15-18 mm puts its pips so close.
+    assert _count(tray, Die(4, pitch_share=0.16), segmenter) is None
+
+
+def test_the_reader_returns_the_count_or_an_unclear_refusal(tray: Tray) -> None:
+    reader = Reader(tray, default_profile())
+    read = reader.read(_drawn(tray, Die(6)))
+    assert [item.value for item in read.of_kind(Kind.D6)] == [6]
+    refused = reader.read(_drawn(tray, Die(3, faded={(0, 0): 0.25})))
+    assert [r.reason for r in refused.refusals] == [Reason.UNCLEAR]
