@@ -25,6 +25,7 @@ from vision.observation import (
 from vision.pips import count_pips
 from vision.profile import Profile
 from vision.segment import Blob, Segmenter
+from vision.separate import separated
 from vision.shapes import Shape, classify
 from vision.tray import Image, Tray
 
@@ -54,7 +55,7 @@ class Reader:
         self.segmenter = Segmenter(tray)
 
     def read(self, frame: Image, kit: Kit | None = None) -> Observation:
-        blobs = self.segmenter.foreground(frame).blobs
+        blobs = self._blobs(frame)
         implements: list[Implement] = []
         refusals: list[Refusal] = []
         for blob in blobs:
@@ -68,6 +69,15 @@ class Reader:
         if not blobs:
             refusals.append(Refusal(Reason.EMPTY))
         return Observation(tuple(implements), tuple(refusals))
+
+    def _blobs(self, frame: Image) -> list[Blob]:
+        """The foreground's blobs, with sticks joined only by a shadow parted."""
+        blobs: list[Blob] = []
+        for blob in self.segmenter.foreground(frame).blobs:
+            merged = classify(blob).shape is Shape.MERGED and not blob.touches_border
+            parts = separated(frame, blob, self.segmenter) if merged else None
+            blobs.extend(parts or [blob])
+        return blobs
 
     def _read_blob(self, frame: Image, blob: Blob) -> Implement | Refusal:
         call = classify(blob)

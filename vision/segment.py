@@ -20,6 +20,10 @@ BRIGHTNESS_CHANGE = 0.15  # log-ratio of brightness that counts as a change (abo
 HUE_CHANGE = 0.07  # log-ratio between channels: shadows darken every channel alike
 SHADOW_DEPTH = np.log(0.3)  # darker than 30 % of the felt is an object, not a shadow
 MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
+# The smallest implement seen from above: a d6's top face, 15 x 15 mm. Beyond the floor,
+# on the walls and the rim, a smaller change is an implement's shade or the light it throws
+# on a wall, not an implement: one there is seen whole, unless the picture's border cuts it.
+SMALLEST_IMPLEMENT_MM2 = 225.0
 BRIDGE_MM = 12.0  # widest dark band between two light parts of one object
 DARK_OFFSET = 25.0  # grey levels added before the log ratio
 TEXTURE_WINDOW = 7  # pixels at analysis size
@@ -44,6 +48,14 @@ class Blob:
     solidity: float  # area / convex hull area
     touches_border: bool
     outside_mm: float  # how far it reaches beyond the floor
+    beyond_floor: bool = False  # wholly outside the floor
+
+    @property
+    def wall_light(self) -> bool:
+        """Too small for an implement, wholly beyond the floor and not cut by the border."""
+        return (
+            self.beyond_floor and not self.touches_border and self.area_mm2 < SMALLEST_IMPLEMENT_MM2
+        )
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -130,7 +142,7 @@ class Segmenter:
             divisible = blob.solidity < SPLIT_SOLIDITY and not blob.touches_border
             parts = self._parts(np.asarray(contour, np.int32), mask.shape) if divisible else []
             blobs.extend(parts or [blob])
-        kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2)
+        kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2 and not b.wall_light)
         return Foreground(mask, kept)
 
     def _parts(self, contour: NDArray[np.int32], shape: tuple[int, ...]) -> list[Blob]:
@@ -154,6 +166,10 @@ class Segmenter:
             parts.append(self._blob(np.asarray(max(found, key=cv2.contourArea), np.int32), shape))
         return parts
 
+    def measure(self, contour: Contour) -> Blob:
+        """The blob of an outline drawn at analysis size (half the frame)."""
+        return self._blob(contour, self._outside_px.shape)
+
     def _blob(self, contour: Contour, shape: tuple[int, ...]) -> Blob:
         scale = self._px_per_mm
         (_, _), (w, h), angle = cv2.minAreaRect(contour)
@@ -166,7 +182,7 @@ class Segmenter:
         height, width_px = shape[0], shape[1]
         touches = x <= 1 or y <= 1 or x + bw >= width_px - 1 or y + bh >= height - 1
         points = contour.reshape(-1, 2)
-        outside = float(self._outside_px[points[:, 1], points[:, 0]].max())
+        outside_px = self._outside_px[points[:, 1], points[:, 0]]
         full = 1.0 / ANALYSIS_SCALE
         return Blob(
             contour=(contour * full).astype(np.int32),
@@ -177,7 +193,8 @@ class Segmenter:
             area_mm2=area / scale**2,
             solidity=area / hull_area if hull_area > 0 else 0.0,
             touches_border=touches,
-            outside_mm=outside / scale,
+            outside_mm=float(outside_px.max()) / scale,
+            beyond_floor=bool(outside_px.min() > 0),
         )
 
 
