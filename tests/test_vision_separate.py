@@ -59,8 +59,8 @@ class Painter:
         stick lit from low, deeper than the foreground's 30 % and joined to the stick."""
         shade = np.zeros(self.empty.shape[:2], np.float32)
         cv2.fillConvexPoly(shade, _rectangle(place, size_mm), 1.0)
-        shade = cv2.GaussianBlur(shade, (0, 0), 1.5)[..., None]
-        self.image = self.image * (1 - shade) + self.felt * 0.25 * shade
+        soft = cv2.GaussianBlur(shade, (0, 0), 1.5)[..., None]
+        self.image = np.asarray(self.image * (1 - soft) + self.felt * 0.25 * soft, np.float32)
 
     def patch(self, centre_px: tuple[int, int], side_mm: float, colour: tuple[int, ...]) -> None:
         half = round(side_mm * PX_PER_MM / 2)
