@@ -43,8 +43,8 @@ class Painter:
         h, w = self.empty.shape[:2]
         self.felt = np.median(self.empty[h // 3 : 2 * h // 3, w // 3 : 2 * w // 3], axis=(0, 1))
 
-    def stick(self, place: Place, face: str) -> None:
-        marked, band, plain = LOOKS[LOOK]
+    def stick(self, place: Place, face: str, look: str = LOOK) -> None:
+        marked, band, plain = LOOKS[look]
         colour = marked if face == "M" else plain
         cv2.fillConvexPoly(self.image, _rectangle(place, (120, 16)), colour, cv2.LINE_AA)
         if face == "M" and band is not None:
@@ -61,6 +61,13 @@ class Painter:
         cv2.fillConvexPoly(shade, _rectangle(place, size_mm), 1.0)
         soft = cv2.GaussianBlur(shade, (0, 0), 1.5)[..., None]
         self.image = np.asarray(self.image * (1 - soft) + self.felt * 0.25 * soft, np.float32)
+
+    def shade(self, place: Place, size_mm: tuple[float, float], depth: float) -> None:
+        """A soft shadow: the felt darkened by ``depth``, its texture kept."""
+        shade = np.zeros(self.empty.shape[:2], np.float32)
+        cv2.fillConvexPoly(shade, _rectangle(place, size_mm), 1.0)
+        soft = cv2.GaussianBlur(shade, (0, 0), 3.0)[..., None]
+        self.image = np.asarray(self.image * (1 - depth * soft), np.float32)
 
     def patch(self, centre_px: tuple[int, int], side_mm: float, colour: tuple[int, ...]) -> None:
         half = round(side_mm * PX_PER_MM / 2)
@@ -183,6 +190,30 @@ def test_a_die_sized_object_beyond_the_floor_is_refused(profile: Profile) -> Non
     painter.patch(rim, 17, (240, 240, 240))
     observation = _read(painter, profile)
     assert {r.reason for r in observation.refusals} & {Reason.OFF_TRAY, Reason.ON_RIM}
+
+
+GREY_FELT_SEED = 5  # a generated tray with the dark grey felt, (60, 60, 60)
+
+
+def _stick_blobs(painter: Painter) -> list[tuple[float, float]]:
+    blobs = Segmenter(painter.tray()).foreground(painter.frame()).blobs
+    return [(b.length_mm, b.width_mm) for b in blobs]
+
+
+def test_a_black_stick_on_a_dark_grey_felt_is_found() -> None:
+    painter = Painter(GREY_FELT_SEED)
+    assert tuple(painter.felt) == (60, 60, 60)
+    painter.shade((172, 152, 30), (120, 16), 0.35)
+    painter.stick((170, 150, 30), "P", "white-black")  # a darkening that keeps the hue
+    (length, width), *others = _stick_blobs(painter)
+    assert not others
+    assert 115 <= length <= 130 and 15 <= width <= 24
+
+
+def test_a_shadow_of_a_stick_s_size_on_a_dark_grey_felt_is_no_implement() -> None:
+    painter = Painter(GREY_FELT_SEED)
+    painter.shade((170, 150, 30), (124, 20), 0.5)  # as dark as the stick, texture kept
+    assert _stick_blobs(painter) == []
 
 
 def test_mistake_headline_is_wrapped_to_the_picture() -> None:

@@ -19,6 +19,7 @@ from vision.tray import ANALYSIS_SCALE, Image, Tray
 BRIGHTNESS_CHANGE = 0.15  # log-ratio of brightness that counts as a change (about 16 %)
 HUE_CHANGE = 0.07  # log-ratio between channels: shadows darken every channel alike
 SHADOW_DEPTH = np.log(0.3)  # darker than 30 % of the felt is an object, not a shadow
+STICK_MM = (120.0, 16.0)  # a throwing stick's length and width
 MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
 # The smallest implement seen from above: a d6's top face, 15 x 15 mm. Beyond the floor,
 # on the walls and the rim, a smaller change is an implement's shade or the light it throws
@@ -81,6 +82,7 @@ class Segmenter:
         polygon = (tray.floor * ANALYSIS_SCALE).astype(np.int32)
         cv2.fillConvexPoly(floor, polygon, 255)
         self._outside_px = cv2.distanceTransform(255 - floor, cv2.DIST_L2, 3)
+        self._floor = floor
         self._empty_detail = _detail(empty_small)
         window = (TEXTURE_WINDOW, TEXTURE_WINDOW)
         self._empty_power = cv2.boxFilter(self._empty_detail**2, -1, window)
@@ -111,15 +113,47 @@ class Segmenter:
         lighter = brightness > BRIGHTNESS_CHANGE
         much_darker = brightness < SHADOW_DEPTH
         strong = ((hue_changed | lighter | much_darker) * 255).astype(np.uint8)
-        strong = cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        strong = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
         # A darkening that keeps the hue is a shadow, or a dark band of paint: it is kept
         # only where it lies between parts of an object, as bands do and shadows rarely do.
         darker = ((brightness < -BRIGHTNESS_CHANGE) * 255).astype(np.uint8)
-        bridged = cv2.morphologyEx(strong, cv2.MORPH_CLOSE, self._bridge)
+        bridged = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_CLOSE, self._bridge), np.uint8)
         paint = ((self._texture_kept(small) < TEXTURE_KEPT) * 255).astype(np.uint8)
-        mask = strong | (bridged & darker & paint)
+        hidden = np.asarray(darker & paint, np.uint8)
+        mask = strong | (bridged & hidden) | self._dark_sticks(hidden & (255 - strong))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         return _filled(np.asarray(mask, np.uint8))
+
+    def _dark_sticks(self, hidden: Mask) -> Mask:
+        """Darkenings that hide the felt's texture and hold a whole stick lying on the floor.
+
+        A black stick on a dark grey felt darkens it without changing its hue, as a shadow
+        does; but a shadow keeps the felt's texture, and none is as wide and as long as a
+        stick on its own: a region where a band of a stick's width (less its blurred sides)
+        runs the stick's length (less its ends) is a stick.
+        """
+        # The texture test is noisy pixel by pixel: small holes are closed, specks dropped.
+        closed = cv2.morphologyEx(hidden & self._floor, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        hidden = np.asarray(opened, np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(hidden)
+        found = np.zeros_like(hidden)
+        smallest = 0.7 * STICK_MM[0] * STICK_MM[1] * self._px_per_mm**2
+        half_width = (STICK_MM[1] - 4.0) / 2 * self._px_per_mm
+        for label in range(1, count):
+            if stats[label, cv2.CC_STAT_AREA] < smallest:
+                continue
+            x, y, w, h = (int(v) for v in stats[label, :4])
+            region = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
+            padded = cv2.copyMakeBorder(region, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+            core = cv2.distanceTransform(padded, cv2.DIST_L2, 3) >= half_width
+            points = cv2.findNonZero(core.astype(np.uint8))
+            if points is None:
+                continue
+            (_, _), (cw, ch), _ = cv2.minAreaRect(points)
+            if max(cw, ch) >= (STICK_MM[0] - STICK_MM[1] - 6.0) * self._px_per_mm:
+                found[y : y + h, x : x + w][region > 0] = 255
+        return found
 
     def _texture_kept(self, small: Image) -> NDArray[np.float32]:
         """Local correlation of the felt's fine texture with the empty tray's.

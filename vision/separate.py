@@ -28,8 +28,8 @@ from numpy.typing import NDArray
 
 from vision.features import face_band
 from vision.observation import Kind
-from vision.segment import Blob, Mask, Segmenter
-from vision.shapes import STICK_FLAT_WIDTH, STICK_MM, YESNO_MM, Shape, classify
+from vision.segment import STICK_MM, Blob, Mask, Segmenter
+from vision.shapes import STICK_FLAT_WIDTH, YESNO_MM, Shape, classify
 from vision.tray import ANALYSIS_SCALE, Image
 
 # The rectangle searched for: a stick (120 x 16 mm) less its rounded ends and blurred sides.

@@ -17,7 +17,6 @@ import numpy as np
 from vision.observation import Kind
 from vision.segment import Blob
 
-STICK_MM = (120.0, 16.0)  # a throwing stick's length and width
 STICK_LENGTH = (100.0, 142.0)
 STICK_FLAT_WIDTH = (14.5, 26.0)
 STICK_EDGE_WIDTH = 12.0  # narrower than this, a stick shows its edge
