@@ -46,7 +46,7 @@ class Painter:
     def stick(self, place: Place, face: str, look: str = LOOK) -> None:
         marked, band, plain = LOOKS[look]
         colour = marked if face == "M" else plain
-        cv2.fillConvexPoly(self.image, _rectangle(place, (120, 16)), colour, cv2.LINE_AA)
+        cv2.fillConvexPoly(self.image, _rectangle(place, (120, 16)), colour)
         if face == "M" and band is not None:
             angle = np.radians(place[2])
             for k in range(1, 12, 2):  # dark bands across the marked face, 10 mm apart
