@@ -132,14 +132,17 @@ class Segmenter:
         stick on its own: a region where a band of a stick's width (less its blurred sides)
         runs the stick's length (less its ends) is a stick.
         """
-        # The texture test is noisy pixel by pixel: small holes are closed, specks dropped.
-        closed = cv2.morphologyEx(hidden & self._floor, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        hidden = np.asarray(opened, np.uint8)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(hidden)
-        found = np.zeros_like(hidden)
-        smallest = 0.7 * STICK_MM[0] * STICK_MM[1] * self._px_per_mm**2
-        half_width = (STICK_MM[1] - 4.0) / 2 * self._px_per_mm
+        # Searched at half the analysis size: the texture test is noisy pixel by pixel, and
+        # the averaging closes its small holes and drops its specks.
+        halved = cv2.resize(
+            hidden & self._floor, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA
+        )
+        coarse = np.asarray((halved > 127) * 255, np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
+        px_per_mm = self._px_per_mm * 0.5
+        smallest = 0.7 * STICK_MM[0] * STICK_MM[1] * px_per_mm**2
+        half_width = (STICK_MM[1] - 4.0) / 2 * px_per_mm
+        found = np.zeros_like(coarse)
         for label in range(1, count):
             if stats[label, cv2.CC_STAT_AREA] < smallest:
                 continue
@@ -151,9 +154,14 @@ class Segmenter:
             if points is None:
                 continue
             (_, _), (cw, ch), _ = cv2.minAreaRect(points)
-            if max(cw, ch) >= (STICK_MM[0] - STICK_MM[1] - 6.0) * self._px_per_mm:
+            if max(cw, ch) >= (STICK_MM[0] - STICK_MM[1] - 6.0) * px_per_mm:
                 found[y : y + h, x : x + w][region > 0] = 255
-        return found
+        if not found.any():
+            return np.zeros_like(hidden)
+        grown = cv2.resize(
+            found, (hidden.shape[1], hidden.shape[0]), interpolation=cv2.INTER_NEAREST
+        )
+        return np.asarray(cv2.dilate(grown, np.ones((3, 3), np.uint8)), np.uint8) & hidden
 
     def _texture_kept(self, small: Image) -> NDArray[np.float32]:
         """Local correlation of the felt's fine texture with the empty tray's.
