@@ -154,7 +154,7 @@ class Segmenter:
             if points is None:
                 continue
             (_, _), (cw, ch), _ = cv2.minAreaRect(points)
-            if max(cw, ch) >= (STICK_MM[0] - STICK_MM[1] - 6.0) * px_per_mm:
+            if max(cw, ch) >= (STICK_MM[0] - STICK_MM[1] - 12.0) * px_per_mm:
                 found[y : y + h, x : x + w][region > 0] = 255
         if not found.any():
             return np.zeros_like(hidden)
