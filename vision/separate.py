@@ -129,36 +129,49 @@ def _face_only(
     and its shadow. The face is the widest band of one colour across it (``face_band``), and
     what is cut away beside the face must be darker than the empty tray, as a shadow is.
     """
-    px_per_mm = segmenter.tray.px_per_mm
+    mm = segmenter.tray.px_per_mm * ANALYSIS_SCALE  # analysis pixels per mm
+    centre, size = _robust_extent(part, angle)
+    if size[1] / mm > STICK_MM[1] + SHADOW_MM + BLUR_MM:
+        return None
+    within = _filled_box(part, centre, size, angle)
+    if size[1] / mm <= STICK_FLAT_WIDTH[1]:
+        return _measured(part & within, origin, segmenter)  # only a corner stood out
+    aligned = segmenter.measure(_box(centre, size, angle) + origin)
+    shift, width = face_band(frame, aligned, segmenter.tray.px_per_mm)
+    # face_band measures across its outline's rotated rectangle, as OpenCV names its sides.
+    (_, _), (w, h), turned = cv2.minAreaRect(aligned.contour)
+    towards = np.radians(turned + (90.0 if w < h else 0.0) + 90.0)
+    face_centre = (
+        centre[0] + shift * mm * float(np.cos(towards)),
+        centre[1] + shift * mm * float(np.sin(towards)),
+    )
+    band = _filled_box(part, face_centre, (size[0] + 2.0, (width + 2 * FACE_MARGIN_MM) * mm), angle)
+    if not _shade(frame, segmenter.tray.empty, part & within & (1 - band), origin):
+        return None
+    return _measured(part & band, origin, segmenter)
+
+
+def _robust_extent(part: Mask, angle: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Centre and size (along ``angle``, across it) of the part, its outer 1 % left out."""
     ys, xs = np.nonzero(part)
     axis, across = np.radians(angle), np.radians(angle + 90.0)
     along = xs * np.cos(axis) + ys * np.sin(axis)
     side = xs * np.cos(across) + ys * np.sin(across)
     (a0, a1), (s0, s1) = np.percentile(along, (1.0, 99.0)), np.percentile(side, (1.0, 99.0))
-    if (s1 - s0) / (px_per_mm * ANALYSIS_SCALE) > STICK_MM[1] + SHADOW_MM + BLUR_MM:
-        return None
-    middle = np.array([(a0 + a1) / 2, (s0 + s1) / 2])
-    rotation = np.array([[np.cos(axis), np.cos(across)], [np.sin(axis), np.sin(across)]])
-    centre = rotation @ middle
-    outline = _box((float(centre[0]), float(centre[1])), (a1 - a0, s1 - s0), angle)
-    within = np.zeros_like(part)
-    cv2.fillConvexPoly(within, outline, 1)
-    if (s1 - s0) / (px_per_mm * ANALYSIS_SCALE) <= STICK_FLAT_WIDTH[1]:
-        return _measured(part & within, origin, segmenter)  # only a corner stood out
-    aligned = segmenter.measure(outline + origin)
-    shift, width = face_band(frame, aligned, px_per_mm)
-    # face_band measures across its outline's rotated rectangle, as OpenCV names its sides.
-    (_, _), (w, h), turned = cv2.minAreaRect(aligned.contour)
-    towards = np.radians(turned + (90.0 if w < h else 0.0) + 90.0)
-    offset = centre + shift * px_per_mm * ANALYSIS_SCALE * np.array(
-        [np.cos(towards), np.sin(towards)]
+    middle_along, middle_side = (a0 + a1) / 2, (s0 + s1) / 2
+    centre = (
+        float(middle_along * np.cos(axis) + middle_side * np.cos(across)),
+        float(middle_along * np.sin(axis) + middle_side * np.sin(across)),
     )
-    band_size = (a1 - a0 + 2.0, (width + 2 * FACE_MARGIN_MM) * px_per_mm * ANALYSIS_SCALE)
-    band = np.zeros_like(part)
-    cv2.fillConvexPoly(band, _box((float(offset[0]), float(offset[1])), band_size, angle), 1)
-    if not _shade(frame, segmenter.tray.empty, part & within & (1 - band), origin):
-        return None
-    return _measured(part & band, origin, segmenter)
+    return centre, (float(a1 - a0), float(s1 - s0))
+
+
+def _filled_box(
+    like: Mask, centre: tuple[float, float], size: tuple[float, float], angle: float
+) -> Mask:
+    inside = np.zeros_like(like)
+    cv2.fillConvexPoly(inside, _box(centre, size, angle), 1)
+    return inside
 
 
 def _box(centre: tuple[float, float], size: tuple[float, float], angle: float) -> NDArray[np.int32]:
@@ -294,11 +307,20 @@ def _whole_stick(core: RotatedRect, px_per_mm: float) -> RotatedRect:
 
 
 def _partition(region: Mask, sticks: list[RotatedRect]) -> list[Mask]:
-    """The outline's pixels, each given to the stick it lies nearest to."""
-    distances = []
+    """The outline's pixels, each given to the stick it lies nearest to.
+
+    The sticks' rectangles are apart (``_apart``), so each is one region of its own for the
+    distance transform, which names the nearest region of every pixel."""
+    outside = np.ones_like(region)
     for stick in sticks:
-        inside = np.zeros_like(region)
-        cv2.fillConvexPoly(inside, np.round(cv2.boxPoints(stick)).astype(np.int32), 1)
-        distances.append(cv2.distanceTransform(1 - inside, cv2.DIST_L2, 3))
-    nearest = np.argmin(np.stack(distances), axis=0)
-    return [((nearest == k) & (region > 0)).astype(np.uint8) for k in range(len(sticks))]
+        cv2.fillConvexPoly(outside, np.round(cv2.boxPoints(stick)).astype(np.int32), 0)
+    _, nearest = cv2.distanceTransformWithLabels(
+        outside, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
+    )
+    parts = []
+    for stick in sticks:
+        x, y = (
+            min(max(0, round(v)), n - 1) for v, n in zip(stick[0], region.shape[::-1], strict=True)
+        )
+        parts.append(((nearest == nearest[y, x]) & (region > 0)).astype(np.uint8))
+    return parts
