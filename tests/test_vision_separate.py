@@ -192,6 +192,29 @@ def test_a_die_sized_object_beyond_the_floor_is_refused(profile: Profile) -> Non
     assert {r.reason for r in observation.refusals} & {Reason.OFF_TRAY, Reason.ON_RIM}
 
 
+def test_a_stick_whole_on_the_floor_is_read_without_its_light_on_the_wall(
+    profile: Profile,
+) -> None:
+    painter = Painter()
+    painter.stick((150, FLOOR_MM[1] - 60 - 1, 90), "M")  # its end 1 mm from the wall
+    below = (round(_px(150, 0)[0]), round(_px(0, FLOOR_MM[1] + 6)[1]))
+    glow = tuple(int(min(255, c * 1.5)) for c in painter.empty[below[1], below[0]])
+    painter.patch(below, 12, glow)  # the wall lit by the stick, joined to it: over 225 mm²
+    painter.patch((below[0] - 24, below[1]), 12, glow)
+    painter.stick((250, 120, 20), "P")
+    observation = _read(painter, profile)
+    assert not observation.refused, observation.summary()
+    assert _faces(observation) == ["M", "P"]
+
+
+def test_a_stick_reaching_over_the_wall_stays_refused(profile: Profile) -> None:
+    painter = Painter()
+    painter.stick((150, FLOOR_MM[1] - 60 + 14, 90), "M")  # 14 mm of it beyond the floor
+    painter.stick((250, 120, 20), "P")
+    observation = _read(painter, profile)
+    assert {r.reason for r in observation.refusals} & {Reason.ON_RIM, Reason.OFF_TRAY}
+
+
 GREY_FELT_SEED = 5  # a generated tray with the dark grey felt, (60, 60, 60)
 
 

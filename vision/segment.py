@@ -208,6 +208,18 @@ class Segmenter:
             parts.append(self._blob(np.asarray(max(found, key=cv2.contourArea), np.int32), shape))
         return parts
 
+    def floor_part(self, blob: Blob) -> Blob | None:
+        """The part of a blob that lies on the floor, measured alone (None: no part does)."""
+        region = np.zeros_like(self._floor)
+        contour = np.asarray(np.round(blob.contour * ANALYSIS_SCALE), np.int32)
+        cv2.drawContours(region, [contour], -1, 255, cv2.FILLED)
+        found, _ = cv2.findContours(
+            region & self._floor, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+        )
+        if not found:
+            return None
+        return self.measure(np.asarray(max(found, key=cv2.contourArea), np.int32))
+
     def measure(self, contour: Contour) -> Blob:
         """The blob of an outline drawn at analysis size (half the frame)."""
         return self._blob(contour, self._outside_px.shape)
