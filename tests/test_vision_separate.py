@@ -4,6 +4,7 @@ one another stay refused, a wall's light is not an implement, mistake pictures a
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -34,11 +35,18 @@ def _rectangle(place: Place, size_mm: tuple[float, float]) -> np.ndarray:
     return np.asarray(np.round(cv2.boxPoints((centre, size, place[2]))), np.int32)
 
 
+@lru_cache(maxsize=8)
+def _empty_tray(seed: int) -> Image:
+    empty = scene(seed, "sticks3").empty
+    empty.setflags(write=False)
+    return empty
+
+
 class Painter:
     """A throw painted by hand on a generated empty tray: sticks, deep shadows, wall light."""
 
     def __init__(self, seed: int = 4) -> None:
-        self.empty = scene(seed, "sticks3").empty
+        self.empty = _empty_tray(seed)
         self.image = self.empty.astype(np.float32)
         h, w = self.empty.shape[:2]
         self.felt = np.median(self.empty[h // 3 : 2 * h // 3, w // 3 : 2 * w // 3], axis=(0, 1))
