@@ -167,7 +167,33 @@ def _draw_mistake(frame: Image, scene: Scene, observation: Observation, path: Pa
             cv2.rectangle(picture, (b.x0, b.y0), (b.x1, b.y1), (0, 0, 255), 2)
             cv2.putText(picture, refusal.reason.value, (b.x0, b.y1 + 14), 0, 0.5, (0, 0, 255), 1)
     header = f"expect {scene.expect} {','.join(scene.reasons)} | {observation.summary()}"
-    cv2.putText(picture, header[:140], (8, 20), 0, 0.5, (255, 255, 255), 2)
-    cv2.putText(picture, header[:140], (8, 20), 0, 0.5, (0, 0, 0), 1)
+    _draw_headline(picture, header)
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path.with_suffix(".png")), picture)
+
+
+def _draw_headline(picture: Image, text: str) -> None:
+    """White text on a black band across the top, wrapped to the picture's width.
+
+    Drawn once: an outline made by drawing the text twice with two thicknesses does not
+    line up, since OpenCV widens each letter's advance with the stroke.
+    """
+    font, scale, margin = cv2.FONT_HERSHEY_SIMPLEX, 0.5, 6
+    (_, line_height), baseline = cv2.getTextSize("Ag", font, scale, 1)
+    step = line_height + baseline + 4
+    lines = _wrapped(text, picture.shape[1] - 2 * margin, font, scale)
+    cv2.rectangle(picture, (0, 0), (picture.shape[1], step * len(lines) + 4), (0, 0, 0), -1)
+    for row, line in enumerate(lines):
+        origin = (margin, step * (row + 1) - baseline)
+        cv2.putText(picture, line, origin, font, scale, (255, 255, 255), 1, cv2.LINE_AA)
+
+
+def _wrapped(text: str, width: int, font: int, scale: float) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        candidate = f"{lines[-1]} {word}" if lines else word
+        if lines and cv2.getTextSize(candidate, font, scale, 1)[0][0] <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(word)
+    return lines or [""]

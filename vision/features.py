@@ -74,6 +74,13 @@ def face_width_mm(frame: Image, blob: Blob, px_per_mm: float) -> float:
     Shadows fade (a penumbra), so their rows differ from one another; a shadow as sharp,
     even and wide as a face would pass for one.
     """
+    return face_band(frame, blob, px_per_mm)[1]
+
+
+def face_band(frame: Image, blob: Blob, px_per_mm: float) -> tuple[float, float]:
+    """Where the face of one colour lies across the stick (``face_width_mm``): the offset of
+    its middle from the outline's middle, towards the outline's rotated y axis, and its
+    width, both in mm."""
     (cx, cy), (w, h), angle = cv2.minAreaRect(blob.contour)
     length, width = (w, h) if w >= h else (h, w)
     if w < h:
@@ -87,15 +94,20 @@ def face_width_mm(frame: Image, blob: Blob, px_per_mm: float) -> float:
     lab = cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float64)
     rows = lab.mean(axis=1)  # bands along the length change every row alike
     close = np.sqrt(((rows[:, None, :] - rows[None, :, :]) ** 2).sum(axis=2)) < ONE_COLOUR
-    return _longest_run(close) / CROP_PX_PER_MM
+    start, run = _longest_run(close)
+    middle = (start + run / 2 - size[1] / 2) / CROP_PX_PER_MM
+    return middle, run / CROP_PX_PER_MM
 
 
-def _longest_run(close: NDArray[np.bool_]) -> int:
-    """The longest run of consecutive rows close to one same row (each column of ``close``)."""
-    best = 0
+def _longest_run(close: NDArray[np.bool_]) -> tuple[int, int]:
+    """The longest run of consecutive rows close to one same row (each column of ``close``):
+    its first row and its length."""
+    best = (0, 0)
     for column in close.T:
         edges = np.diff(np.concatenate(([0], column.astype(np.int8), [0])))
         starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
         if len(starts):
-            best = max(best, int((ends - starts).max()))
+            longest = int((ends - starts).argmax())
+            if ends[longest] - starts[longest] > best[1]:
+                best = (int(starts[longest]), int(ends[longest] - starts[longest]))
     return best

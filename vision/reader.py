@@ -25,7 +25,8 @@ from vision.observation import (
 from vision.pips import count_pips
 from vision.profile import Profile
 from vision.segment import Blob, Segmenter
-from vision.shapes import Shape, classify
+from vision.separate import separated
+from vision.shapes import Shape, ShapeCall, classify, lies_whole
 from vision.tray import Image, Tray
 
 ON_RIM_MM = 10.0  # reaching this far past the floor's edge: leaning on the rim
@@ -54,7 +55,7 @@ class Reader:
         self.segmenter = Segmenter(tray)
 
     def read(self, frame: Image, kit: Kit | None = None) -> Observation:
-        blobs = self.segmenter.foreground(frame).blobs
+        blobs = self._blobs(frame)
         implements: list[Implement] = []
         refusals: list[Refusal] = []
         for blob in blobs:
@@ -69,10 +70,21 @@ class Reader:
             refusals.append(Refusal(Reason.EMPTY))
         return Observation(tuple(implements), tuple(refusals))
 
+    def _blobs(self, frame: Image) -> list[Blob]:
+        """The foreground's blobs, with sticks joined only by a shadow parted."""
+        blobs: list[Blob] = []
+        for blob in self.segmenter.foreground(frame).blobs:
+            merged = classify(blob).shape is Shape.MERGED and not blob.touches_border
+            parts = separated(frame, blob, self.segmenter) if merged else None
+            blobs.extend(parts or [blob])
+        return blobs
+
     def _read_blob(self, frame: Image, blob: Blob) -> Implement | Refusal:
         call = classify(blob)
         if call.shape is Shape.HAND:
             return Refusal(Reason.HAND, blob.box)
+        if blob.touches_border or blob.outside_mm >= ON_RIM_MM:
+            blob, call = self._on_floor(blob, call)
         if blob.touches_border or blob.outside_mm >= OFF_TRAY_MM:
             return Refusal(Reason.OFF_TRAY, blob.box)
         if blob.outside_mm >= ON_RIM_MM:
@@ -84,6 +96,19 @@ class Reader:
         if call.kind is Kind.D4:
             return self._read_d4(frame, blob)
         return self._read_stick(frame, blob, call.kind)
+
+    def _on_floor(self, blob: Blob, call: ShapeCall) -> tuple[Blob, ShapeCall]:
+        """A stick lying whole on the floor against a wall, without its light or shade on
+        the wall, which the blob took in; any other blob as it is.
+
+        Its whole length on the floor, the stick is not on the rim nor out of the tray, and
+        what lies beyond the floor's edge is not the stick; another implement there would
+        be missing from the kit's count.
+        """
+        on_floor = self.segmenter.floor_part(blob)
+        if on_floor is None or on_floor.touches_border or not lies_whole(on_floor):
+            return blob, call
+        return on_floor, classify(on_floor)
 
     def _read_stick(self, frame: Image, blob: Blob, kind: Kind) -> Implement | Refusal:
         width = face_width_mm(frame, blob, self.tray.px_per_mm)

@@ -19,7 +19,12 @@ from vision.tray import ANALYSIS_SCALE, Image, Tray
 BRIGHTNESS_CHANGE = 0.15  # log-ratio of brightness that counts as a change (about 16 %)
 HUE_CHANGE = 0.07  # log-ratio between channels: shadows darken every channel alike
 SHADOW_DEPTH = np.log(0.3)  # darker than 30 % of the felt is an object, not a shadow
+STICK_MM = (120.0, 16.0)  # a throwing stick's length and width
 MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
+# The smallest implement seen from above: a d6's top face, 15 x 15 mm. Beyond the floor,
+# on the walls and the rim, a smaller change is an implement's shade or the light it throws
+# on a wall, not an implement: one there is seen whole, unless the picture's border cuts it.
+SMALLEST_IMPLEMENT_MM2 = 225.0
 BRIDGE_MM = 12.0  # widest dark band between two light parts of one object
 DARK_OFFSET = 25.0  # grey levels added before the log ratio
 TEXTURE_WINDOW = 7  # pixels at analysis size
@@ -44,6 +49,14 @@ class Blob:
     solidity: float  # area / convex hull area
     touches_border: bool
     outside_mm: float  # how far it reaches beyond the floor
+    beyond_floor: bool = False  # wholly outside the floor
+
+    @property
+    def wall_light(self) -> bool:
+        """Too small for an implement, wholly beyond the floor and not cut by the border."""
+        return (
+            self.beyond_floor and not self.touches_border and self.area_mm2 < SMALLEST_IMPLEMENT_MM2
+        )
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -69,6 +82,7 @@ class Segmenter:
         polygon = (tray.floor * ANALYSIS_SCALE).astype(np.int32)
         cv2.fillConvexPoly(floor, polygon, 255)
         self._outside_px = cv2.distanceTransform(255 - floor, cv2.DIST_L2, 3)
+        self._floor = floor
         self._empty_detail = _detail(empty_small)
         window = (TEXTURE_WINDOW, TEXTURE_WINDOW)
         self._empty_power = cv2.boxFilter(self._empty_detail**2, -1, window)
@@ -99,15 +113,55 @@ class Segmenter:
         lighter = brightness > BRIGHTNESS_CHANGE
         much_darker = brightness < SHADOW_DEPTH
         strong = ((hue_changed | lighter | much_darker) * 255).astype(np.uint8)
-        strong = cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        strong = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
         # A darkening that keeps the hue is a shadow, or a dark band of paint: it is kept
         # only where it lies between parts of an object, as bands do and shadows rarely do.
         darker = ((brightness < -BRIGHTNESS_CHANGE) * 255).astype(np.uint8)
-        bridged = cv2.morphologyEx(strong, cv2.MORPH_CLOSE, self._bridge)
+        bridged = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_CLOSE, self._bridge), np.uint8)
         paint = ((self._texture_kept(small) < TEXTURE_KEPT) * 255).astype(np.uint8)
-        mask = strong | (bridged & darker & paint)
+        hidden = np.asarray(darker & paint, np.uint8)
+        mask = strong | (bridged & hidden) | self._dark_sticks(hidden & (255 - strong))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         return _filled(np.asarray(mask, np.uint8))
+
+    def _dark_sticks(self, hidden: Mask) -> Mask:
+        """Darkenings that hide the felt's texture and hold a whole stick lying on the floor.
+
+        A black stick on a dark grey felt darkens it without changing its hue, as a shadow
+        does; but a shadow keeps the felt's texture, and none is as wide and as long as a
+        stick on its own: a region where a band of a stick's width (less its blurred sides)
+        runs the stick's length (less its ends) is a stick.
+        """
+        # Searched at half the analysis size: the texture test is noisy pixel by pixel, and
+        # the averaging closes its small holes and drops its specks.
+        halved = cv2.resize(
+            hidden & self._floor, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA
+        )
+        coarse = np.asarray((halved > 127) * 255, np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
+        px_per_mm = self._px_per_mm * 0.5
+        smallest = 0.7 * STICK_MM[0] * STICK_MM[1] * px_per_mm**2
+        half_width = (STICK_MM[1] - 4.0) / 2 * px_per_mm
+        found = np.zeros_like(coarse)
+        for label in range(1, count):
+            if stats[label, cv2.CC_STAT_AREA] < smallest:
+                continue
+            x, y, w, h = (int(v) for v in stats[label, :4])
+            region = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
+            padded = cv2.copyMakeBorder(region, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+            core = cv2.distanceTransform(padded, cv2.DIST_L2, 3) >= half_width
+            points = cv2.findNonZero(core.astype(np.uint8))
+            if points is None:
+                continue
+            (_, _), (cw, ch), _ = cv2.minAreaRect(points)
+            if max(cw, ch) >= (STICK_MM[0] - STICK_MM[1] - 12.0) * px_per_mm:
+                found[y : y + h, x : x + w][region > 0] = 255
+        if not found.any():
+            return np.zeros_like(hidden)
+        grown = cv2.resize(
+            found, (hidden.shape[1], hidden.shape[0]), interpolation=cv2.INTER_NEAREST
+        )
+        return np.asarray(cv2.dilate(grown, np.ones((3, 3), np.uint8)), np.uint8) & hidden
 
     def _texture_kept(self, small: Image) -> NDArray[np.float32]:
         """Local correlation of the felt's fine texture with the empty tray's.
@@ -130,7 +184,7 @@ class Segmenter:
             divisible = blob.solidity < SPLIT_SOLIDITY and not blob.touches_border
             parts = self._parts(np.asarray(contour, np.int32), mask.shape) if divisible else []
             blobs.extend(parts or [blob])
-        kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2)
+        kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2 and not b.wall_light)
         return Foreground(mask, kept)
 
     def _parts(self, contour: NDArray[np.int32], shape: tuple[int, ...]) -> list[Blob]:
@@ -154,6 +208,22 @@ class Segmenter:
             parts.append(self._blob(np.asarray(max(found, key=cv2.contourArea), np.int32), shape))
         return parts
 
+    def floor_part(self, blob: Blob) -> Blob | None:
+        """The part of a blob that lies on the floor, measured alone (None: no part does)."""
+        region = np.zeros_like(self._floor)
+        contour = np.asarray(np.round(blob.contour * ANALYSIS_SCALE), np.int32)
+        cv2.drawContours(region, [contour], -1, 255, cv2.FILLED)
+        found, _ = cv2.findContours(
+            region & self._floor, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+        )
+        if not found:
+            return None
+        return self.measure(np.asarray(max(found, key=cv2.contourArea), np.int32))
+
+    def measure(self, contour: Contour) -> Blob:
+        """The blob of an outline drawn at analysis size (half the frame)."""
+        return self._blob(contour, self._outside_px.shape)
+
     def _blob(self, contour: Contour, shape: tuple[int, ...]) -> Blob:
         scale = self._px_per_mm
         (_, _), (w, h), angle = cv2.minAreaRect(contour)
@@ -166,7 +236,7 @@ class Segmenter:
         height, width_px = shape[0], shape[1]
         touches = x <= 1 or y <= 1 or x + bw >= width_px - 1 or y + bh >= height - 1
         points = contour.reshape(-1, 2)
-        outside = float(self._outside_px[points[:, 1], points[:, 0]].max())
+        outside_px = self._outside_px[points[:, 1], points[:, 0]]
         full = 1.0 / ANALYSIS_SCALE
         return Blob(
             contour=(contour * full).astype(np.int32),
@@ -177,7 +247,8 @@ class Segmenter:
             area_mm2=area / scale**2,
             solidity=area / hull_area if hull_area > 0 else 0.0,
             touches_border=touches,
-            outside_mm=outside / scale,
+            outside_mm=float(outside_px.max()) / scale,
+            beyond_floor=bool(outside_px.min() > 0),
         )
 
 

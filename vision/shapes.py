@@ -15,11 +15,12 @@ import cv2
 import numpy as np
 
 from vision.observation import Kind
-from vision.segment import Blob
+from vision.segment import STICK_MM, Blob
 
 STICK_LENGTH = (100.0, 142.0)
 STICK_FLAT_WIDTH = (14.5, 26.0)
 STICK_EDGE_WIDTH = 12.0  # narrower than this, a stick shows its edge
+YESNO_MM = (150.0, 20.0)  # the yes/no stick's length and width
 YESNO_LENGTH = (142.0, 182.0)
 YESNO_FLAT_WIDTH = (17.5, 32.0)
 YESNO_EDGE_WIDTH = 14.5
@@ -64,6 +65,17 @@ def classify(blob: Blob) -> ShapeCall:
     if length <= DIE_MAX_LENGTH:
         return _die(blob)
     return ShapeCall(Shape.UNKNOWN)
+
+
+def lies_whole(blob: Blob) -> bool:
+    """A stick or the yes/no stick lying flat, as long as the implement: none of it hidden
+    or elsewhere (2 mm less for blur), and not a longer implement cut short (12 mm more for
+    the sides seen in perspective and a shadow at an end)."""
+    call = classify(blob)
+    if call.shape is not Shape.FLAT or call.kind not in (Kind.STICK, Kind.YESNO):
+        return False
+    nominal = STICK_MM[0] if call.kind is Kind.STICK else YESNO_MM[0]
+    return nominal - 2.0 <= blob.length_mm <= nominal + 12.0
 
 
 def _long(kind: Kind, width: float, flat: tuple[float, float], edge: float) -> ShapeCall:
