@@ -10,8 +10,9 @@ import pytest
 
 from companion import games
 from companion.core import RaceGame
+from companion.games.modern import Modern
 from companion.randomplay import random_action
-from companion.sphinx import LevelSettings, Sphinx
+from companion.sphinx import SETTINGS, Level, LevelSettings, Sphinx
 
 
 def _choices(name: str, count: int, seed: int) -> list[RaceGame[Any]]:
@@ -23,16 +24,19 @@ def _choices(name: str, count: int, seed: int) -> list[RaceGame[Any]]:
     while len(found) < count:
         if game.is_over():
             game = rules.game()
-        if game.position.throw is not None and len(game.legal_moves()) > 2:
-            if rng.random() < 0.1:
-                found.append(rules.game(game.position))
+        several = game.position.throw is not None and len(game.legal_moves()) > 2
+        if several and rng.random() < 0.1:
+            found.append(rules.game(game.position))
         random_action(game, rng)
     return found
 
 
 def _searcher(name: str, depth: int, *, prune: bool) -> Sphinx:
     sphinx = Sphinx(games.get(name), seed=1, clock=False)
-    sphinx.settings = LevelSettings(depth, nodes=10**9, seconds=0.0, blunder_rate=0.0, prune=prune)
+    families: tuple[type[RaceGame[Any]], ...] = (RaceGame,) if prune else ()
+    sphinx.settings = LevelSettings(
+        depth, nodes=10**9, seconds=0.0, blunder_rate=0.0, prune=families
+    )
     return sphinx
 
 
@@ -70,6 +74,11 @@ def test_the_pruned_search_values_its_best_move_exactly() -> None:
         best = pruned._deepened(game, prune=True)[0]
         assert best == full.hints(game)[0]
         assert best.value == pytest.approx(full.hints(game)[0].value, abs=1e-9)
+
+
+def test_the_strong_level_cuts_only_where_its_strength_was_measured() -> None:
+    assert SETTINGS[Level.STRONG].prune == (Modern,)
+    assert not SETTINGS[Level.NORMAL].prune and not SETTINGS[Level.EASY].prune
 
 
 def test_hints_stay_exact_at_the_strong_level() -> None:
