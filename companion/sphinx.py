@@ -9,7 +9,9 @@ progress. Leaves are scored by the family's evaluation (pieces'
 progress, safety, ...), registered in :data:`EVALUATORS`; an ended game scores its result.
 
 Three levels: ``easy`` looks one move ahead and sometimes errs, ``normal`` looks at the
-opponent's reply, ``strong`` searches deeper by iterative deepening. Past the first depth a
+opponent's reply, ``strong`` searches deeper by iterative deepening (in Senet-Modern it
+also cuts moves proven worse than one already searched, :meth:`Sphinx._ranked_pruned`, so
+that it completes the opponent's reply within its budget). Past the first depth a
 search keeps to a budget of nodes (moves tried), so the same position and seed always give
 the same choice whatever the machine; a deeper search that would overrun the budget is
 abandoned for the last one completed. A clock is a second, safety limit for slow hardware
