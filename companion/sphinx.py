@@ -9,7 +9,9 @@ progress. Leaves are scored by the family's evaluation (pieces'
 progress, safety, ...), registered in :data:`EVALUATORS`; an ended game scores its result.
 
 Three levels: ``easy`` looks one move ahead and sometimes errs, ``normal`` looks at the
-opponent's reply, ``strong`` searches deeper by iterative deepening. Past the first depth a
+opponent's reply, ``strong`` searches deeper by iterative deepening (in Senet-Modern it
+also cuts moves proven worse than one already searched, :meth:`Sphinx._ranked_pruned`, so
+that it completes the opponent's reply within its budget). Past the first depth a
 search keeps to a budget of nodes (moves tried), so the same position and seed always give
 the same choice whatever the machine; a deeper search that would overrun the budget is
 abandoned for the last one completed. A clock is a second, safety limit for slow hardware
@@ -59,13 +61,22 @@ class LevelSettings:
     nodes: int  # moves tried past the first depth, per decision (0: no limit)
     seconds: float  # clock limit past the first depth, a safety net (0: none)
     blunder_rate: float  # chance of playing a random legal move instead
+    # Families where choose() skips moves proven worse than one already searched (the
+    # cuts choose the full search's move, but reach deeper within the budget, so a level's
+    # strength changes where they apply: measured in docs/sphinx.md for these only).
+    prune: tuple[type[RaceGame[Any]], ...] = ()
 
 
 SETTINGS = {
     Level.EASY: LevelSettings(depth=1, nodes=0, seconds=0.0, blunder_rate=0.15),
     Level.NORMAL: LevelSettings(depth=2, nodes=NORMAL_NODES, seconds=0.15, blunder_rate=0.0),
-    Level.STRONG: LevelSettings(depth=4, nodes=STRONG_NODES, seconds=0.15, blunder_rate=0.0),
+    Level.STRONG: LevelSettings(
+        depth=4, nodes=STRONG_NODES, seconds=0.15, blunder_rate=0.0, prune=(Modern,)
+    ),
 }
+# A cut needs the bound below the best value by more than the rounding of two ways of
+# summing the same expectation.
+CUT_MARGIN = 1e-9
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,16 @@ class Hint:
 
     def __str__(self) -> str:
         return f"{self.move} ({self.value:+.1f})"
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """The opponent's position after one throw, its legal moves, and one reply tried."""
+
+    position: Any
+    legal: list[Move]
+    reply: Move
+    values: Values
 
 
 class _OutOfBudgetError(Exception):
@@ -106,6 +127,7 @@ class Sphinx:
         self._grouped: dict[tuple[Outcome, ...], list[tuple[Throw, float]]] = {}
         self._deadline = 0.0
         self._nodes_left = -1  # below zero: no limit
+        self._killers: dict[Throw, Move] = {}  # the opponent's best reply to each throw
 
     def choose(self, game: RaceGame[Any]) -> Move:
         """The move to play with the pending throw; with none, the move to make instead of
@@ -122,7 +144,8 @@ class Sphinx:
             return legal[0]
         if self.rng.random() < self.settings.blunder_rate:
             return self.rng.choice(legal)
-        return self.hints(game)[0].move
+        prune = issubclass(self.rules.family, self.settings.prune)
+        return self._deepened(game, prune=prune)[0].move
 
     def before_throw(self, game: RaceGame[Any]) -> tuple[Move | None, str]:
         """With no throw pending: the move to make instead of throwing (None: throw), and
@@ -169,18 +192,27 @@ class Sphinx:
 
     def hints(self, game: RaceGame[Any]) -> list[Hint]:
         """Every legal move with its expected value for the player to move, best first."""
+        return self._deepened(game, prune=False)
+
+    def _deepened(self, game: RaceGame[Any], *, prune: bool) -> list[Hint]:
+        """Iterative deepening within the budget. With ``prune`` only the first hint is
+        sure to be exact: a move proven worse than it is ranked by an upper bound."""
         position = game.position
         legal = game.legal_moves() if position.throw is not None else _instead_moves(game)
         self._start_budget(unlimited=True)  # the first depth always completes
         ranked = self._ranked(position, legal, 1)
         self._start_budget()
+        prune = prune and self._prunable(position)
         used = [max(1, len(legal))]  # nodes each depth took
         for depth in range(2, self.settings.depth + 1):
             before = self._nodes_left
             if depth > 2 and before >= 0 and used[-1] * used[-1] / used[-2] > before:
                 break  # the next depth would overrun the budget: save the nodes
             try:
-                ranked = self._ranked(position, legal, depth)
+                if prune:
+                    ranked = self._ranked_pruned(position, legal, depth, ranked)
+                else:
+                    ranked = self._ranked(position, legal, depth)
             except _OutOfBudgetError:
                 break
             used.append(max(1, before - self._nodes_left))
@@ -201,6 +233,117 @@ class Sphinx:
             Hint(move, _advantage(self._after_move(position, move, depth), mover)) for move in legal
         ]
         return sorted(scored, key=lambda hint: -hint.value)
+
+    def _prunable(self, position: Any) -> bool:
+        """Cuts need a zero-sum value (two players: one's advantage is the other's loss)
+        and a move to be chosen after the throw."""
+        players: int = getattr(position, "players", self.rules.players)
+        return players == 2 and position.throw is not None
+
+    def _ranked_pruned(
+        self, position: Any, legal: Sequence[Move], depth: int, previous: Sequence[Hint]
+    ) -> list[Hint]:
+        """As :meth:`_ranked`, searching the moves in the order of the previous depth and
+        cutting a move's search once an upper bound of its value falls below the best
+        value found (Star1 over the opponent's throws, with each throw's bound probed by
+        one reply, as Ballard's Star2 does). The best move and its value are those of the
+        full search; ties go to the earlier legal move, as there."""
+        self._cache.clear()
+        self._killers.clear()
+        index = {move: number for number, move in enumerate(legal)}
+        exact: list[tuple[float, int, Move]] = []
+        bounded: list[tuple[float, int, Move]] = []
+        best = -float("inf")
+        for hint in previous:
+            value, is_exact = self._bounded_after_move(position, hint.move, depth, best)
+            (exact if is_exact else bounded).append((value, index[hint.move], hint.move))
+            if is_exact and value > best:
+                best = value
+        order = sorted(exact, key=lambda item: (-item[0], item[1]))
+        order += sorted(bounded, key=lambda item: (-item[0], item[1]))
+        return [Hint(move, value) for value, _, move in order]
+
+    def _bounded_after_move(
+        self, position: Any, move: Move, depth: int, alpha: float
+    ) -> tuple[float, bool]:
+        """The mover's advantage after ``move`` (exact: True), or an upper bound of it
+        below ``alpha`` (False) where the opponent's throws prove it cannot reach it."""
+        mover = position.turn
+        child = self._child(position, move)
+        scratch = self._scratch
+        scratch.position = child
+        if (
+            depth < 2
+            or child.turn == mover
+            or scratch.is_over()
+            or _instead_moves(scratch)
+            or len(scratch.throw_options(child)) != 1
+        ):
+            return _advantage(self._value(child, depth - 1), mover), True
+        key = (child, depth - 1)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return _advantage(cached, mover), True
+        if self._deadline and time.perf_counter() > self._deadline:
+            raise _OutOfBudgetError
+        outcomes = self._throw_options(child)[0]
+        probes = [self._probe(child, throw, depth - 1) for throw, _ in outcomes]
+        bounds = [_advantage(probe.values, mover) for probe in probes]
+        upper = 0.0
+        for (_, probability), bound in zip(outcomes, bounds, strict=True):
+            upper += probability * bound
+        total: list[float] = []
+        for number, (throw, probability) in enumerate(outcomes):
+            if upper < alpha - CUT_MARGIN * (1.0 + abs(alpha)):
+                return upper, False
+            values = self._best_reply_probed(throw, probes[number], depth - 1)
+            upper += probability * (_advantage(values, mover) - bounds[number])
+            if not total:
+                total = [0.0] * len(values)
+            for component, value in enumerate(values):
+                total[component] += probability * value
+        expected = tuple(total)
+        self._cache[key] = expected
+        return _advantage(expected, mover), True
+
+    def _child(self, position: Any, move: Move) -> Any:
+        """The position after ``move`` (a node of the budget)."""
+        if self._nodes_left >= 0:
+            if self._nodes_left == 0:
+                raise _OutOfBudgetError
+            self._nodes_left -= 1
+        scratch = self._scratch
+        scratch.position = position
+        if move == PASS:
+            return scratch.apply_pass(position)
+        return scratch.apply(position, move, explain=False)[0]
+
+    def _probe(self, position: Any, throw: Throw, depth: int) -> _Probe:
+        """One reply to ``throw`` and its value: the opponent does at least as well, so
+        it bounds the mover's value. The reply that was best against the previous move
+        searched is tried first (it often is best again)."""
+        thrown = self._scratch.with_throw(position, throw)
+        self._scratch.position = thrown
+        legal = self._scratch.legal_moves()
+        killer = self._killers.get(throw)
+        reply = killer if killer is not None and killer in legal else legal[0]
+        return _Probe(thrown, legal, reply, self._after_move(thrown, reply, depth))
+
+    def _best_reply_probed(self, throw: Throw, probe: _Probe, depth: int) -> Values:
+        """:meth:`_best_reply` for ``throw``, reusing the probed reply's value; moves are
+        taken in the same order, so ties fall as in the full search."""
+        thrown = probe.position
+        mover = thrown.turn
+        best: Values | None = None
+        best_move = probe.reply
+        for move in probe.legal:
+            reused = move == probe.reply
+            values = probe.values if reused else self._after_move(thrown, move, depth)
+            if best is None or _advantage(values, mover) > _advantage(best, mover):
+                best, best_move = values, move
+        self._killers[throw] = best_move
+        assert best is not None
+        return best
 
     def _after_move(self, position: Any, move: Move, depth: int) -> Values:
         if self._nodes_left >= 0:
