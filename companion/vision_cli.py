@@ -151,7 +151,7 @@ def _kit(args: argparse.Namespace) -> Kit | None:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from vision.markers import calibrate_with_markers, find_markers, markers_available
-    from vision.tray import calibrate
+    from vision.tray import calibrate, require_empty
 
     with _opened(args.source) as frames:
         empty = next(frames)
@@ -163,6 +163,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         tray = calibrate_with_markers(empty, args.camera_height)
     else:
         tray = calibrate(empty, args.camera_height)
+    require_empty(tray)
     tray.save(args.out)
     print(f"tray found by its {by}: {tray.px_per_mm:.2f} px/mm; written to {args.out}")
     return 0

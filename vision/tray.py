@@ -21,6 +21,11 @@ FLOOR_MM = (400.0, 300.0)  # inside of the tray, long side first
 CAMERA_HEIGHT_MM = 380.0  # lens above the floor, when calibration was not told otherwise
 ANALYSIS_SCALE = 0.5  # segmentation runs on a half-size frame
 _FIND_SCALE = 0.25
+# An empty tray's felt, at calibration: nothing of a d6's top face or more (15 x 15 mm) may
+# differ from it, away from the walls' shade and the corners (where marker cards lie).
+_LEFT_ON_FLOOR_MM2 = 150.0
+_WALL_MARGIN_MM = 12.0
+_CORNER_MM = 50.0
 
 Image = NDArray[np.uint8]
 Points = NDArray[np.float32]
@@ -94,7 +99,45 @@ def calibrate(empty: Image, camera_height_mm: float = CAMERA_HEIGHT_MM) -> Tray:
     return Tray(empty, floor, float(px_per_mm), camera_height_mm)
 
 
-def _floor_outline(empty: Image) -> Points:
+def things_left_on_floor(tray: Tray) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1, full-frame pixels) of what lies on the floor of a tray that
+    should be empty: patches unlike the felt of at least a d6's top face. The walls' shade
+    along the floor's edge and the corners (printed marker cards) are not looked at."""
+    mask = _felt_mask(tray.empty)
+    scale = tray.px_per_mm * _FIND_SCALE
+    floor = np.zeros_like(mask)
+    cv2.fillConvexPoly(floor, np.round(tray.floor * _FIND_SCALE).astype(np.int32), 1)
+    margin = max(1, round(_WALL_MARGIN_MM * scale))
+    floor = np.asarray(cv2.erode(floor, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8)))
+    unlike = ((mask == 0) & (floor == 1)).astype(np.uint8)
+    count, _, stats, centres = cv2.connectedComponentsWithStats(unlike)
+    corners = cv2.boxPoints(cv2.minAreaRect(tray.floor))
+    boxes: list[tuple[int, int, int, int]] = []
+    for index in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[index])
+        centre = centres[index] / _FIND_SCALE
+        near_corner = np.min(np.hypot(*(corners - centre).T)) < _CORNER_MM * tray.px_per_mm
+        if area >= _LEFT_ON_FLOOR_MM2 * scale**2 and not near_corner:
+            x0, y0, x1, y1 = (round(v / _FIND_SCALE) for v in (x, y, x + w, y + h))
+            boxes.append((x0, y0, x1, y1))
+    return boxes
+
+
+def require_empty(tray: Tray) -> Tray:
+    """The tray, or CalibrationError when something lies on its floor."""
+    boxes = things_left_on_floor(tray)
+    if boxes:
+        x0, y0, x1, y1 = boxes[0]
+        where = f"around ({(x0 + x1) // 2}, {(y0 + y1) // 2}) in the picture"
+        raise CalibrationError(
+            f"the tray is not empty: something lies on the floor {where}; "
+            "take it away and calibrate again"
+        )
+    return tray
+
+
+def _felt_mask(empty: Image) -> NDArray[np.uint8]:
+    """At a quarter size: 255 where the picture has the colour of the felt at its centre."""
     small = cv2.resize(empty, None, fx=_FIND_SCALE, fy=_FIND_SCALE, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = lab.shape[:2]
@@ -104,7 +147,12 @@ def _floor_outline(empty: Image) -> Points:
     distance = np.sqrt(0.25 * difference[..., 0] ** 2 + (difference[..., 1:] ** 2).sum(axis=2))
     scaled = np.clip(distance * 4, 0, 255).astype(np.uint8)
     _, mask = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+
+
+def _floor_outline(empty: Image) -> Points:
+    mask = _felt_mask(empty)
+    h, w = mask.shape[:2]
     _, labels = cv2.connectedComponents(mask)
     centre_label = labels[h // 2, w // 2]
     if centre_label == 0:

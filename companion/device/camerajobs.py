@@ -7,7 +7,8 @@ A job that fails leaves the calibration and the profile in use, and their files,
 they were. Like ``camerathrows``, this imports ``vision`` only inside its functions.
 
 - ``calibrate``: the empty tray, found by its printed corner markers when all four are
-  seen, else by the felt's outline; saved to the tray folder, read from then on.
+  seen, else by the felt's outline, and refused when something lies on its floor; saved
+  to the tray folder, read from then on.
 - ``picture``: one picture of guided enrolment, every stick showing one face. Its sticks
   are kept only when as many lie flat as the set has (a retaken step replaces them).
 - ``learn``: the sticks' faces learnt from the kept pictures replace the profile's sticks
@@ -66,7 +67,7 @@ class CameraJobs:
         self, frame: Frame, reader: ThrowReader | None
     ) -> tuple[CameraDone, ThrowReader | None]:
         from vision.markers import calibrate_with_markers, find_markers, markers_available
-        from vision.tray import CAMERA_HEIGHT_MM, calibrate
+        from vision.tray import CAMERA_HEIGHT_MM, calibrate, require_empty
 
         height = self.camera_height_mm
         if height is None:  # the camera has not moved up or down since the calibration in use
@@ -75,6 +76,7 @@ class CameraJobs:
             tray, by = calibrate_with_markers(frame, height), "markers"
         else:
             tray, by = calibrate(frame, height), "outline"
+        require_empty(tray)
         save_tray(tray, self.tray_folder)
         return CameraDone("calibrate", detail=by), reader and reader.with_tray(tray)
 

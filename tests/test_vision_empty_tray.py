@@ -1,0 +1,42 @@
+"""Calibration refuses a tray with something on its floor (it would be taken for felt)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.cli import main
+from vision.errors import CalibrationError
+from vision.synthetic import scene
+from vision.tray import calibrate, require_empty, things_left_on_floor
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_empty_tray_passes(seed: int) -> None:
+    empty = scene(seed, "sticks4", markers=seed % 2 == 0).empty  # marker cards in the corners
+    assert things_left_on_floor(calibrate(empty)) == []
+
+
+@pytest.mark.parametrize(("seed", "kit"), [(1, "sticks4"), (2, "modern"), (3, "sticks3")])
+def test_implements_left_on_the_floor_are_found(seed: int, kit: str) -> None:
+    made = scene(seed, kit)
+    found = things_left_on_floor(calibrate(made.frame))
+    assert found
+    boxes = [o["bbox"] for o in made.objects]
+    for x0, y0, x1, y1 in found:  # each box lies over an implement
+        assert any(x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1 for bx0, by0, bx1, by1 in boxes)
+    with pytest.raises(CalibrationError, match="not empty"):
+        require_empty(calibrate(made.frame))
+
+
+def test_the_calibrate_command_refuses_a_tray_that_is_not_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "0.png"), scene(2, "modern").frame)
+    command = ["vision", "calibrate", "--source", str(tmp_path / "frames")]
+    assert main([*command, "--out", str(tmp_path / "tray"), "--by", "outline"]) == 2
+    assert "the tray is not empty" in capsys.readouterr().err
+    assert not (tmp_path / "tray").exists()
