@@ -36,8 +36,8 @@ INSIDE_PX = 3.5  # a patch keeps only what lies this far inside its face (canoni
 VALUES = (1, 2, 3, 4)
 # Reading: correlation of a numeral with its best glyph, and margins over other readings.
 MIN_APEX_SCORE = 0.3
-MIN_APEX_MARGIN = 0.05  # mean correlation of the top numerals: best value over the next
-MIN_STORY_MARGIN = 0.08  # summed correlations: best numbering over the best with another top
+MIN_APEX_MARGIN = 0.03  # mean correlation of the top numerals: best value over the next
+MIN_STORY_MARGIN = 0.05  # summed correlations: best numbering over the best with another top
 BASE_VETO_MARGIN = 0.06  # a base corner reading as the top value by this much: refused
 BASE_DEFICIT = 0.03  # the base numerals' best numbering over their best with the top value
 
@@ -130,14 +130,18 @@ _INSIDE = _inside_mask()
 def die_numerals(frame: Image, tetra: Tetra) -> DieNumerals:
     """Every numeral of the visible faces, upright, as contrast with its face (the ink
     positive, whether it is lighter or darker than the die)."""
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    corners_all = np.vstack([tetra.base, tetra.apex[None]])
+    x0, y0 = np.maximum(np.floor(corners_all.min(axis=0)).astype(int) - 4, 0)
+    x1, y1 = np.ceil(corners_all.max(axis=0)).astype(int) + 5
+    grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    shift = np.array([x0, y0], np.float64)
     canonical = canonical_triangle().astype(np.float64)
     centre_top = canonical[0] + NUMERAL_AT * (canonical.mean(axis=0) - canonical[0])
     raw: list[tuple[int, Patch, NDArray[np.float64]]] = []  # (-1: top point, else base corner)
     for i, j in tetra.faces():
         if tetra.face_share((i, j)) < MIN_FACE_SHARE:
             continue
-        corners = [(tetra.apex, -1), (tetra.base[i], i), (tetra.base[j], j)]
+        corners = [(tetra.apex - shift, -1), (tetra.base[i] - shift, i), (tetra.base[j] - shift, j)]
         for turn in range(3):
             (top, where), (left, _), (right, _) = corners[turn:] + corners[:turn]
             patch, blur = rectified_patch(
@@ -171,19 +175,19 @@ def _ink_sign(patches: list[Patch]) -> float:
     return 1.0 if lighter >= darker else -1.0
 
 
-def blurred(glyph: Patch, blur: NDArray[np.float64]) -> Patch:
-    """A glyph blurred as a numeral seen through ``blur`` (a covariance, pixels)."""
-    if float(np.linalg.eigvalsh(blur).max()) < 0.05:
-        return glyph
-    reach = int(min(GLYPH_SHAPE[1] // 2 - 1, np.ceil(3 * np.sqrt(np.linalg.eigvalsh(blur).max()))))
+def blur_kernel(blur: NDArray[np.float64]) -> NDArray[np.float32] | None:
+    """A Gaussian kernel of covariance ``blur`` (pixels), None when too small to matter."""
+    widest = float(np.linalg.eigvalsh(blur).max())
+    if widest < 0.05:
+        return None
+    reach = int(min(GLYPH_SHAPE[1] // 2 - 1, np.ceil(3 * np.sqrt(widest))))
     offsets = np.arange(-reach, reach + 1, dtype=np.float64)
     xs, ys = np.meshgrid(offsets, offsets)
     inverse = np.linalg.inv(blur + 0.05 * np.eye(2))
     kernel = np.exp(
         -0.5 * (inverse[0, 0] * xs**2 + 2 * inverse[0, 1] * xs * ys + inverse[1, 1] * ys**2)
     )
-    kernel = np.asarray(kernel / kernel.sum(), np.float32)
-    return np.asarray(cv2.filter2D(glyph, -1, kernel, borderType=cv2.BORDER_CONSTANT), np.float32)
+    return np.asarray(kernel / kernel.sum(), np.float32)
 
 
 def high_passed(patch: Patch) -> Patch:
@@ -197,14 +201,25 @@ def glyph_scores(numeral: Numeral, glyphs: tuple[Glyph, ...]) -> dict[int, float
     if float(numeral.patch.std()) <= 1e-6:
         return dict.fromkeys(VALUES, 0.0)
     patch = high_passed(numeral.patch)
+    kernel = blur_kernel(numeral.blur)
     for glyph in glyphs:
-        template = high_passed(blurred(glyph.patch, numeral.blur))
-        match = cv2.matchTemplate(patch, template, cv2.TM_CCOEFF_NORMED)
+        template = glyph.patch
+        if kernel is not None:
+            template = np.asarray(
+                cv2.filter2D(template, -1, kernel, borderType=cv2.BORDER_CONSTANT), np.float32
+            )
+        match = cv2.matchTemplate(patch, high_passed(template), cv2.TM_CCOEFF_NORMED)
         best[glyph.value] = max(float(match.max()), best.get(glyph.value, -1.0))
     return best
 
 
-def _mean_scores(patches: list[Numeral], glyphs: tuple[Glyph, ...]) -> dict[int, float]:
+Scores = dict[int, float]
+
+
+def _mean_scores(patches: list[Numeral], glyphs: tuple[Glyph, ...]) -> Scores | None:
+    """Per value, the mean correlation of the numerals of one corner; None without any."""
+    if not patches:
+        return None
     scores = [glyph_scores(patch, glyphs) for patch in patches]
     return {v: float(np.mean([s.get(v, 0.0) for s in scores])) for v in VALUES}
 
@@ -220,8 +235,11 @@ class Story:
 
 def stories(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> list[Story]:
     """Every numbering of the die, best first, scored by how well its numerals fit."""
-    apex = _mean_scores(numerals.apex, glyphs) if numerals.apex else None
-    corners = [_mean_scores(patches, glyphs) if patches else None for patches in numerals.base]
+    corners = [_mean_scores(patches, glyphs) for patches in numerals.base]
+    return _stories(_mean_scores(numerals.apex, glyphs), corners)
+
+
+def _stories(apex: Scores | None, corners: list[Scores | None]) -> list[Story]:
     told = []
     for order in permutations(VALUES):
         top, rest = order[0], order[1:]
@@ -246,21 +264,23 @@ def read_numerals(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> D4Reading
     - the numbering that fits all numerals best has V on top, clearly better than any
       numbering with another value on top.
     """
-    if not numerals.apex:
+    apex_scores = _mean_scores(numerals.apex, glyphs)
+    if apex_scores is None:
         return D4Reading(None, 0.0, "the d4's faces are seen too much edge on")
-    apex = sorted(_mean_scores(numerals.apex, glyphs).items(), key=lambda item: -item[1])
+    apex = sorted(apex_scores.items(), key=lambda item: -item[1])
     (value, score), (_, runner_up) = apex[0], apex[1]
     if score < MIN_APEX_SCORE or score - runner_up < MIN_APEX_MARGIN:
         return D4Reading(None, 0.0, "the d4's top numerals are unclear")
-    for corner in numerals.base:
-        ranked = sorted(_mean_scores(corner, glyphs).items(), key=lambda item: -item[1])
-        if corner and ranked[0][0] == value and ranked[0][1] - ranked[1][1] >= BASE_VETO_MARGIN:
+    corners = [_mean_scores(patches, glyphs) for patches in numerals.base]
+    for corner in corners:
+        ranked = sorted((corner or {}).items(), key=lambda item: -item[1])
+        if ranked and ranked[0][0] == value and ranked[0][1] - ranked[1][1] >= BASE_VETO_MARGIN:
             return D4Reading(None, 0.0, "the d4's top and base numerals disagree")
-    base_told = stories(DieNumerals(apex=[], base=numerals.base), glyphs)
+    base_told = _stories(None, corners)
     with_value = next(story for story in base_told if story.top == value)
     if base_told[0].score - with_value.score > BASE_DEFICIT:
         return D4Reading(None, 0.0, "the d4's base numerals say another top value")
-    told = stories(numerals, glyphs)
+    told = _stories(apex_scores, corners)
     best = told[0]
     other = next(story for story in told if story.top != best.top)
     if best.top != value or best.score - other.score < MIN_STORY_MARGIN:

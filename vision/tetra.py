@@ -30,7 +30,9 @@ MARGIN_MM = 5.0  # floor kept around the die for the fit
 FIT_SCALE = 0.5  # the fit ends on a half-size crop
 COARSE_SCALE = 0.25  # and starts on a quarter-size one
 CANONICAL_EDGE = 72  # pixels of a rectified face's side
-MAX_EVALUATIONS = 150  # per search: a bound on the time a die may take
+# Evaluations per search (each about 30 us): a bound on the time a die may take.
+COARSE_EVALUATIONS = 60
+FINE_EVALUATIONS = 60
 
 Points = NDArray[np.float64]
 
@@ -114,13 +116,15 @@ class _Model:
         pixels = crop.reshape(-1, 3).astype(np.float64)
         changed = change.reshape(-1, 1).astype(np.float64)
         ones = np.ones_like(changed)
-        # Per pixel: count, colour, squared colour, change: summed per region at once.
+        # Per pixel: count, colour, squared colour, change: each summed per region.
         self.columns = np.hstack([ones, pixels, (pixels**2).sum(axis=1, keepdims=True), changed])
         self.offset = offset
         self.scale = scale
-        self.total = float(self.columns[:, 4].sum() - (pixels.sum(axis=0) ** 2).sum() / len(pixels))
+        spread = float(self.columns[:, 4].sum() - (pixels.sum(axis=0) ** 2).sum() / len(pixels))
+        self.total = max(spread, 1e-9)
         self.pixels = len(pixels)
-        self.regions = np.eye(4)
+        self.by_column = [np.ascontiguousarray(self.columns[:, k]) for k in range(6)]
+        self.change_total = float(changed.sum())
 
     def labels(self, base: Points, apex: Points) -> NDArray[np.uint8]:
         canvas = np.zeros(self.shape, np.uint8)
@@ -134,16 +138,17 @@ class _Model:
 
     def unexplained(self, base: Points, apex: Points) -> float:
         labels = self.labels(base, apex).ravel()
-        sums = self.regions[labels].T @ self.columns  # (4 regions, 6 columns)
-        counts = np.maximum(sums[:, 0], 1.0)
-        spread = sums[:, 4] - (sums[:, 1:4] ** 2).sum(axis=1) / counts
-        inside = float(sums[1:, 0].sum())
-        change_inside = float(sums[1:, 5].sum())
-        misplaced = (float(sums[0, 5])) + (inside - change_inside)
-        return (
-            float(spread.sum()) / max(self.total, 1e-9)
-            + SILHOUETTE_WEIGHT * misplaced / self.pixels
-        )
+        sums: list[list[float]] = [
+            np.bincount(labels, column, minlength=4).tolist() for column in self.by_column
+        ]
+        count, light, red, yellow, squares, change = sums
+        spread = 0.0
+        for k in range(4):
+            if count[k] > 0:
+                spread += squares[k] - (light[k] ** 2 + red[k] ** 2 + yellow[k] ** 2) / count[k]
+        inside = self.pixels - count[0]
+        misplaced = change[0] + inside - (self.change_total - change[0])
+        return float(spread / self.total + SILHOUETTE_WEIGHT * misplaced / self.pixels)
 
 
 def _change(crop: Image, empty: Image) -> NDArray[np.float32]:
@@ -209,11 +214,13 @@ def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra | None:
     for size in (edge, 0.85 * edge):  # the outline may hold some shadow
         start = np.array([centre[0], centre[1], angle, size, 0.0, 0.0])
         # First the base alone, the top point where perspective puts it.
-        params, error = _pattern_search(cost_with(coarse), start, steps[:4], smallest=1.0)
+        params, error = _pattern_search(
+            cost_with(coarse), start, steps[:4], 1.0, COARSE_EVALUATIONS
+        )
         if best is None or error < best[1]:
             best = (params, error)
     assert best is not None
-    params, error = _pattern_search(cost_with(fine), best[0], steps / 4, smallest=0.25)
+    params, error = _pattern_search(cost_with(fine), best[0], steps / 4, 0.25, FINE_EVALUATIONS)
     base, apex = shape(params)
     return Tetra(base, apex, params[3] / px_per_mm, error)
 
@@ -223,12 +230,13 @@ def _pattern_search(
     start: NDArray[np.float64],
     steps: NDArray[np.float64],
     smallest: float,
+    most: int,
 ) -> tuple[NDArray[np.float64], float]:
     """Coordinate search with halving steps: few evaluations, no derivatives needed."""
     best, best_cost = start.copy(), cost(start)
     steps = steps.copy()
     evaluations = 0
-    while steps[0] >= smallest and evaluations < MAX_EVALUATIONS:
+    while steps[0] >= smallest and evaluations < most:
         moved = False
         for k in range(len(steps)):  # the parameters searched: the first ones
             for sign in (1.0, -1.0):
