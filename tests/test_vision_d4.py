@@ -74,8 +74,10 @@ def test_top_numerals_that_disagree_with_the_base_are_refused(
     for seed in range(20, 32):
         value, numerals = _numerals(seed)
         base_alone = stories(DieNumerals(apex=[], base=numerals.base), glyphs)
-        if read_numerals(numerals, glyphs).value != value or base_alone[0].top != value:
-            continue  # the base numerals must tell their own story
+        other_top = next(story for story in base_alone if story.top != value)
+        clear = base_alone[0].top == value and base_alone[0].score - other_top.score >= 0.1
+        if read_numerals(numerals, glyphs).value != value or not clear:
+            continue  # the base numerals must tell their own story clearly
         other_value = value % 4 + 1
         _, donor = _numerals(seed + 100, other_value)
         if read_numerals(donor, glyphs).value != other_value:

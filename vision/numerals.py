@@ -35,6 +35,7 @@ CAMERA_BLUR = 1.0  # picture pixels: the lens and the demosaicing blur this much
 INSIDE_PX = 3.5  # a patch keeps only what lies this far inside its face (canonical px)
 VALUES = (1, 2, 3, 4)
 # Reading: correlation of a numeral with its best glyph, and margins over other readings.
+MAX_BLUR = 3.5  # pixels: a numeral blurred more (a face seen very aslant) tells nothing
 MIN_APEX_SCORE = 0.3
 MIN_APEX_MARGIN = 0.03  # mean correlation of the top numerals: best value over the next
 MIN_STORY_MARGIN = 0.05  # summed correlations: best numbering over the best with another top
@@ -217,10 +218,11 @@ Scores = dict[int, float]
 
 
 def _mean_scores(patches: list[Numeral], glyphs: tuple[Glyph, ...]) -> Scores | None:
-    """Per value, the mean correlation of the numerals of one corner; None without any."""
-    if not patches:
+    """Per value, the mean correlation of the numerals of one corner that are sharp enough
+    to tell values apart; None without any."""
+    scores = [glyph_scores(patch, glyphs) for patch in patches if patch.sharpness <= MAX_BLUR]
+    if not scores:
         return None
-    scores = [glyph_scores(patch, glyphs) for patch in patches]
     return {v: float(np.mean([s.get(v, 0.0) for s in scores])) for v in VALUES}
 
 
