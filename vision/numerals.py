@@ -195,29 +195,36 @@ def high_passed(patch: Patch) -> Patch:
     return np.asarray(patch - cv2.GaussianBlur(patch, (0, 0), HIGH_PASS), np.float32)
 
 
-def glyph_scores(numeral: Numeral, glyphs: tuple[Glyph, ...]) -> dict[int, float]:
+Templates = list[tuple[int, Patch]]  # high-passed glyphs with their values
+
+
+def templates(glyphs: tuple[Glyph, ...]) -> Templates:
+    return [(glyph.value, high_passed(glyph.patch)) for glyph in glyphs]
+
+
+def glyph_scores(numeral: Numeral, prepared: Templates) -> dict[int, float]:
     """The best correlation of a numeral with each value's glyphs, blurred as the numeral
-    is, over small shifts."""
+    is (blurring and high-passing commute: the glyphs are high-passed once), over small
+    shifts."""
     best: dict[int, float] = {}
     if float(numeral.patch.std()) <= 1e-6:
         return dict.fromkeys(VALUES, 0.0)
     patch = high_passed(numeral.patch)
     kernel = blur_kernel(numeral.blur)
-    for glyph in glyphs:
-        template = glyph.patch
+    for value, template in prepared:
         if kernel is not None:
             template = np.asarray(
                 cv2.filter2D(template, -1, kernel, borderType=cv2.BORDER_CONSTANT), np.float32
             )
-        match = cv2.matchTemplate(patch, high_passed(template), cv2.TM_CCOEFF_NORMED)
-        best[glyph.value] = max(float(match.max()), best.get(glyph.value, -1.0))
+        match = cv2.matchTemplate(patch, template, cv2.TM_CCOEFF_NORMED)
+        best[value] = max(float(match.max()), best.get(value, -1.0))
     return best
 
 
 Scores = dict[int, float]
 
 
-def _mean_scores(patches: list[Numeral], glyphs: tuple[Glyph, ...]) -> Scores | None:
+def _mean_scores(patches: list[Numeral], glyphs: Templates) -> Scores | None:
     """Per value, the mean correlation of the numerals of one corner that are sharp enough
     to tell values apart; None without any."""
     scores = [glyph_scores(patch, glyphs) for patch in patches if patch.sharpness <= MAX_BLUR]
@@ -237,8 +244,9 @@ class Story:
 
 def stories(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> list[Story]:
     """Every numbering of the die, best first, scored by how well its numerals fit."""
-    corners = [_mean_scores(patches, glyphs) for patches in numerals.base]
-    return _stories(_mean_scores(numerals.apex, glyphs), corners)
+    prepared = templates(glyphs)
+    corners = [_mean_scores(patches, prepared) for patches in numerals.base]
+    return _stories(_mean_scores(numerals.apex, prepared), corners)
 
 
 def _stories(apex: Scores | None, corners: list[Scores | None]) -> list[Story]:
@@ -266,14 +274,15 @@ def read_numerals(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> D4Reading
     - the numbering that fits all numerals best has V on top, clearly better than any
       numbering with another value on top.
     """
-    apex_scores = _mean_scores(numerals.apex, glyphs)
+    prepared = templates(glyphs)
+    apex_scores = _mean_scores(numerals.apex, prepared)
     if apex_scores is None:
         return D4Reading(None, 0.0, "the d4's faces are seen too much edge on")
     apex = sorted(apex_scores.items(), key=lambda item: -item[1])
     (value, score), (_, runner_up) = apex[0], apex[1]
     if score < MIN_APEX_SCORE or score - runner_up < MIN_APEX_MARGIN:
         return D4Reading(None, 0.0, "the d4's top numerals are unclear")
-    corners = [_mean_scores(patches, glyphs) for patches in numerals.base]
+    corners = [_mean_scores(patches, prepared) for patches in numerals.base]
     for corner in corners:
         ranked = sorted((corner or {}).items(), key=lambda item: -item[1])
         if ranked and ranked[0][0] == value and ranked[0][1] - ranked[1][1] >= BASE_VETO_MARGIN:

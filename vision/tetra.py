@@ -26,7 +26,7 @@ from vision.tray import Image, Tray
 
 APEX_RATIO = float(np.sqrt(2.0 / 3.0))  # height of the top point / edge
 APEX_FREEDOM_MM = 3.0  # how far the top point may move from where perspective puts it
-MARGIN_MM = 5.0  # floor kept around the die for the fit
+MARGIN_MM = 3.5  # floor kept around the die for the fit
 FIT_SCALE = 0.5  # the fit ends on a half-size crop
 COARSE_SCALE = 0.25  # and starts on a quarter-size one
 CANONICAL_EDGE = 72  # pixels of a rectified face's side
@@ -128,20 +128,27 @@ class _Model:
 
     def labels(self, base: Points, apex: Points) -> NDArray[np.uint8]:
         canvas = np.zeros(self.shape, np.uint8)
-        to_crop = (np.vstack([base, apex[None]]) - self.offset) * (self.scale * 16)
-        b, a = to_crop[:3], to_crop[3]
+        factor = self.scale * 16  # fillConvexPoly's 4 fractional bits
+        ox, oy = float(self.offset[0]), float(self.offset[1])
+        points = [
+            (int((x - ox) * factor), int((y - oy) * factor))
+            for x, y in (*base.tolist(), apex.tolist())
+        ]
+        top = points[3]
         for label, (i, j) in enumerate(((0, 1), (1, 2), (2, 0)), start=1):
-            if _turn(a, b[i], b[j]) > 0:
-                polygon = np.array([a, b[i], b[j]]).astype(np.int32)
+            b, c = points[i], points[j]
+            if (b[0] - top[0]) * (c[1] - top[1]) - (b[1] - top[1]) * (c[0] - top[0]) > 0:
+                polygon = np.array([top, b, c], np.int32)
                 cv2.fillConvexPoly(canvas, polygon, label, cv2.LINE_8, 4)
         return canvas
 
     def unexplained(self, base: Points, apex: Points) -> float:
         labels = self.labels(base, apex).ravel()
+        count = np.bincount(labels, minlength=4).tolist()
         sums: list[list[float]] = [
-            np.bincount(labels, column, minlength=4).tolist() for column in self.by_column
+            np.bincount(labels, column, minlength=4).tolist() for column in self.by_column[1:]
         ]
-        count, light, red, yellow, squares, change = sums
+        light, red, yellow, squares, change = sums
         spread = 0.0
         for k in range(4):
             if count[k] > 0:
