@@ -16,6 +16,7 @@ from vision.kit import kit_named
 from vision.numerals import (
     DieNumerals,
     Glyph,
+    complete_looks,
     learn_glyphs,
     read_numerals,
     stories,
@@ -156,3 +157,10 @@ def test_guided_d4_enrolment_asks_for_each_value(
     err = capsys.readouterr().err
     assert "picture 1 (1 on top): 1 taken" in err
     assert "value 1 was seen 1 times" in err
+
+
+def test_only_looks_that_know_every_value_are_used(glyphs: tuple[Glyph, ...]) -> None:
+    """A look without a glyph of 1 would make 2, 3 and 4 win more often than 1."""
+    partial = tuple(replace(g, look="partial") for g in glyphs if g.value != 1)
+    assert complete_looks(glyphs + partial) == glyphs
+    assert complete_looks(partial) == ()

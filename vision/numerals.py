@@ -260,9 +260,18 @@ def _stories(apex: Scores | None, corners: list[Scores | None]) -> list[Story]:
 
 
 def read_d4(frame: Image, tetra: Tetra, glyphs: tuple[Glyph, ...]) -> D4Reading:
-    if {glyph.value for glyph in glyphs} != set(VALUES):
+    complete = complete_looks(glyphs)
+    if not complete:
         return D4Reading(None, 0.0, "the profile lacks the d4's numerals: enrol the d4")
-    return read_numerals(die_numerals(frame, tetra), glyphs)
+    return read_numerals(die_numerals(frame, tetra), complete)
+
+
+def complete_looks(glyphs: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
+    """The glyphs of the looks that know all four values: a value with glyphs of more looks
+    than the others would be favoured (each numeral counts its best glyph)."""
+    looks = {glyph.look for glyph in glyphs}
+    kept = {look for look in looks if {g.value for g in glyphs if g.look == look} == set(VALUES)}
+    return tuple(glyph for glyph in glyphs if glyph.look in kept)
 
 
 def read_numerals(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> D4Reading:
@@ -300,6 +309,7 @@ def read_numerals(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> D4Reading
 
 
 LEARN_SHARPNESS = 1.8  # numerals blurred more than this (patch pixels) teach nothing
+LEARN_SHARPNESS_AT_WORST = 2.5  # ... unless a value has no sharper example
 LEARN_ROUNDS = 3
 
 
@@ -338,11 +348,11 @@ def _glyph_means(examples: list[tuple[int, Numeral]], look: str) -> tuple[Glyph,
     rows, columns = GLYPH_SHAPE
     top, left = (PATCH_SIZE - rows) // 2, (PATCH_SIZE - columns) // 2
     for value in VALUES:
-        patches = [
-            high_passed(n.patch)
-            for v, n in examples
-            if v == value and n.sharpness <= LEARN_SHARPNESS and float(n.patch.std()) > 1e-6
-        ]
+        shown = [n for v, n in examples if v == value and float(n.patch.std()) > 1e-6]
+        sharp = [n for n in shown if n.sharpness <= LEARN_SHARPNESS]
+        if not sharp:  # rather a little blurred than no glyph for this value
+            sharp = [n for n in shown if n.sharpness <= LEARN_SHARPNESS_AT_WORST]
+        patches = [high_passed(n.patch) for n in sharp]
         if not patches:
             continue
         inner = (slice(top, top + rows), slice(left, left + columns))
