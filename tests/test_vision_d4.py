@@ -10,14 +10,13 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from vision.dataset import d4s_in, generated_d4s
+from vision.dataset import d4s_in
 from vision.errors import ProfileError
 from vision.kit import kit_named
 from vision.numerals import (
     DieNumerals,
     Glyph,
     complete_looks,
-    learn_glyphs,
     read_numerals,
     stories,
 )
@@ -32,8 +31,8 @@ from vision.tray import calibrate
 
 
 @pytest.fixture(scope="module")
-def glyphs() -> tuple[Glyph, ...]:
-    return learn_glyphs(list(generated_d4s(20, seed=91)), "synthetic")
+def glyphs(synthetic_d4_glyphs: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
+    return synthetic_d4_glyphs
 
 
 def _numerals(seed: int, value: int | None = None) -> tuple[int, DieNumerals]:

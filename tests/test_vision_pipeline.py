@@ -9,11 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dataset import generated_d4s
 from vision.errors import ProfileError
 from vision.features import face_features, stick_strip
 from vision.kit import kit_named
-from vision.numerals import learn_glyphs
+from vision.numerals import Glyph
 from vision.observation import Kind, Observation, Reason
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
@@ -186,9 +185,8 @@ def test_watcher_reports_each_settled_throw_once(profile: Profile) -> None:
 
 
 @pytest.fixture(scope="module")
-def d4_profile(profile: Profile) -> Profile:
-    glyphs = learn_glyphs(list(generated_d4s(20, seed=91)), "synthetic")
-    return Profile("with-d4", profile.prototypes, glyphs)
+def d4_profile(profile: Profile, synthetic_d4_glyphs: tuple[Glyph, ...]) -> Profile:
+    return Profile("with-d4", profile.prototypes, synthetic_d4_glyphs)
 
 
 def test_d4_numerals_are_read_once_enrolled(d4_profile: Profile, profile: Profile) -> None:
