@@ -54,8 +54,20 @@ def add_vision_commands(commands: Any) -> None:
     enrol.add_argument("--labels", type=Path, help="a labelled folder to learn from")
     enrol.add_argument("--tray", help="calibration folder or empty-tray image (guided mode)")
     _source(enrol)
-    enrol.add_argument("--kind", choices=("stick", "yesno"), default="stick")
+    enrol.add_argument("--kind", choices=("stick", "yesno", "d4"), default="stick")
     enrol.add_argument("--look", default="mine", help="a name for this set's look")
+    enrol.add_argument(
+        "--d4-generated",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --labels: also learn the d4's numerals from N generated d4s (a plain font)",
+    )
+    enrol.add_argument(
+        "--base",
+        type=Path,
+        help="guided d4 enrolment: the profile whose stick faces are kept (default: shipped)",
+    )
     enrol.add_argument("--out", type=Path, required=True, help="profile file to write")
     enrol.set_defaults(handler=_guarded(_enrol))
 
@@ -191,14 +203,26 @@ def _nonempty(frames: Iterator[Any], error: Exception) -> Iterator[Any]:
 
 
 def _enrol(args: argparse.Namespace) -> int:
-    from vision.dataset import enrolment_examples, enrolment_glyphs, load_scenes
-    from vision.profile import enrol
+    from vision.dataset import enrolment_examples, enrolment_glyphs, generated_d4s, load_scenes
+    from vision.numerals import learn_glyphs
+    from vision.profile import Profile, enrol
 
     glyphs: list[Any] = []
     if args.labels is not None:
         scenes = load_scenes(args.labels)
         examples = list(enrolment_examples(scenes))
         glyphs = list(enrolment_glyphs(scenes))
+        if args.d4_generated > 0:
+            glyphs += learn_glyphs(list(generated_d4s(args.d4_generated)), "generated")
+    elif args.source is not None and args.kind == "d4":
+        base = _load_profile(args.base)
+        examples = []
+        glyphs = _guided_glyphs(args)
+        profile = Profile(args.out.stem, base.prototypes, tuple(glyphs))
+        profile.save(args.out)
+        print(f"d4 numerals: {len(glyphs)} glyphs; stick faces kept from {base.name!r}")
+        print(f"profile written to {args.out}")
+        return 0
     elif args.source is not None:
         examples = _guided_examples(args)
     else:
@@ -211,10 +235,52 @@ def _enrol(args: argparse.Namespace) -> int:
             f"{prototype.examples} examples"
         )
     if glyphs:
-        values = sorted({glyph.value for glyph in glyphs})
-        print(f"d4 numerals: {len(glyphs)} examples of {values}")
+        looks = sorted({glyph.look for glyph in glyphs})
+        print(f"d4 numerals: {len(glyphs)} glyphs ({', '.join(looks)})")
     print(f"profile written to {args.out}")
     return 0
+
+
+GUIDED_D4_MIN = 2  # pictures of each value, in guided d4 enrolment
+
+
+def _guided_glyphs(args: argparse.Namespace) -> list[Any]:
+    """Pictures show the d4s with 1, 2, 3, 4, 1, 2, ... on top: glyphs from their faces."""
+    from vision.dataset import d4s_in
+    from vision.numerals import VALUES, learn_glyphs
+
+    say = sys.stderr
+    print(
+        "Teaching the numerals of your d4. Throw it (or several of the same set) onto the "
+        "tray, then turn it so that the value asked shows at the top point, and take the "
+        "picture; keep it away from the walls and hands out of the picture. The values go "
+        "1, 2, 3, 4, then again: three rounds or more are best.",
+        file=say,
+    )
+    shown: list[tuple[int, Any]] = []
+    with _opened(args.source) as frames:
+        tray = _load_tray(args.tray, next(frames))
+        for index, frame in enumerate(frames):
+            value = VALUES[index % len(VALUES)]
+            seen = list(d4s_in(frame, tray))
+            shown += [(value, numerals) for numerals in seen]
+            advice = "" if seen else ": no d4 lying flat seen, is it apart and on a face?"
+            print(f"picture {index + 1} ({value} on top): {len(seen)} taken{advice}", file=say)
+    for value in VALUES:
+        count = sum(v == value for v, _ in shown)
+        if count < GUIDED_D4_MIN:
+            raise VisionSetupError(
+                f"value {value} was seen {count} times; show it at least {GUIDED_D4_MIN} "
+                "times (more rounds of pictures)"
+            )
+    glyphs = learn_glyphs(shown, args.look)
+    missing = set(VALUES) - {glyph.value for glyph in glyphs}
+    if missing:
+        raise VisionSetupError(
+            f"the numerals of {sorted(missing)} were never seen clearly: take more pictures, "
+            "the die nearer the middle of the tray"
+        )
+    return list(glyphs)
 
 
 GUIDED_MIN_EXAMPLES = 3  # of each face, in guided enrolment

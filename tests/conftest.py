@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from vision.numerals import Glyph
 
 
 @pytest.fixture
@@ -12,3 +16,12 @@ def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whole games in-process save hundreds of times; flushing each to the disk only
     slows them down. The power-cut test (test_device_power.py) keeps fsync."""
     monkeypatch.setattr(os, "fsync", lambda descriptor: None)
+
+
+@pytest.fixture(scope="session")
+def synthetic_d4_glyphs() -> tuple[Glyph, ...]:
+    """Glyphs of the generated d4s' numerals, learned once for every vision test."""
+    from vision.dataset import generated_d4s
+    from vision.numerals import learn_glyphs
+
+    return learn_glyphs(list(generated_d4s(20, seed=91)), "synthetic")

@@ -12,7 +12,7 @@ import pytest
 from vision.errors import ProfileError
 from vision.features import face_features, stick_strip
 from vision.kit import kit_named
-from vision.numerals import Glyph, apex_patches
+from vision.numerals import Glyph
 from vision.observation import Kind, Observation, Reason
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
@@ -184,22 +184,9 @@ def test_watcher_reports_each_settled_throw_once(profile: Profile) -> None:
     assert reported[5] == reader.read(made.frame, kit_named("sticks4"))
 
 
-def _glyphs(seeds: range) -> list[Glyph]:
-    glyphs: list[Glyph] = []
-    for seed in seeds:
-        made = scene(seed, "ur-nostick")
-        tray = calibrate(made.empty)
-        (truth,) = made.objects
-        for blob in Segmenter(tray).foreground(made.frame).blobs:
-            if classify(blob).kind is Kind.D4:
-                patches = apex_patches(made.frame, blob, tray.px_per_mm) or []
-                glyphs.extend(Glyph(int(truth["value"]), "synthetic", p) for p in patches)
-    return glyphs
-
-
 @pytest.fixture(scope="module")
-def d4_profile(profile: Profile) -> Profile:
-    return Profile("with-d4", profile.prototypes, tuple(_glyphs(range(9100, 9116))))
+def d4_profile(profile: Profile, synthetic_d4_glyphs: tuple[Glyph, ...]) -> Profile:
+    return Profile("with-d4", profile.prototypes, synthetic_d4_glyphs)
 
 
 def test_d4_numerals_are_read_once_enrolled(d4_profile: Profile, profile: Profile) -> None:

@@ -11,12 +11,13 @@ from pathlib import Path
 from vision.errors import VisionError
 from vision.features import face_features, stick_strip
 from vision.kit import Kit, kit_named
-from vision.numerals import Glyph, apex_patches
+from vision.numerals import DieNumerals, Glyph, die_numerals, learn_glyphs
 from vision.observation import Box, Kind
 from vision.profile import Example
 from vision.segment import Segmenter
 from vision.shapes import Shape, classify
-from vision.tray import Image, calibrate, read_image
+from vision.tetra import fit_tetra
+from vision.tray import Image, Tray, calibrate, read_image
 
 MATCH_IOU = 0.5
 
@@ -94,18 +95,49 @@ def _examples_in(
             yield Example(truth.kind, truth.face, scene.design, features)
 
 
-def enrolment_glyphs(scenes: list[Scene]) -> Iterator[Glyph]:
-    """The numerals near the top point of every flat d4 in labelled scenes, with its value."""
-    for scene in scenes:
-        if not any(o.kind is Kind.D4 for o in scene.objects):
+def enrolment_glyphs(scenes: list[Scene], look: str = "enrolled") -> tuple[Glyph, ...]:
+    """Glyphs of the d4's numerals, learned from every flat d4 of labelled scenes."""
+    return learn_glyphs(list(labelled_d4s(scenes)), look)
+
+
+def generated_d4s(count: int, seed: int = 0) -> Iterator[tuple[int, DieNumerals]]:
+    """The numerals of generated d4s (``vision.synthetic``), with their values: glyphs of
+    a plain sans-serif font, for a profile that reads common d4s before any enrolment."""
+    from vision.synthetic import scene
+
+    for index in range(count):
+        made = scene(seed * 100_003 + index, "ur-nostick")
+        (truth,) = made.objects
+        tray = calibrate(made.empty)
+        yield from _d4s_in(made.frame, tray, [(Box(*truth["bbox"]), int(truth["value"]))])
+
+
+def d4s_in(frame: Image, tray: Tray) -> Iterator[DieNumerals]:
+    """The numerals of every d4 lying flat in a frame."""
+    for blob in Segmenter(tray).foreground(frame).blobs:
+        call = classify(blob)
+        if call.shape is Shape.FLAT and call.kind is Kind.D4:
+            tetra = fit_tetra(frame, blob, tray)
+            if tetra is not None:
+                yield die_numerals(frame, tetra)
+
+
+def _d4s_in(
+    frame: Image, tray: Tray, truths: list[tuple[Box, int]]
+) -> Iterator[tuple[int, DieNumerals]]:
+    for blob in Segmenter(tray).foreground(frame).blobs:
+        box, value = max(truths, key=lambda truth: truth[0].iou(blob.box))
+        if box.iou(blob.box) < MATCH_IOU or classify(blob).kind is not Kind.D4:
             continue
-        frame = read_image(scene.image)
-        tray = calibrate(read_image(scene.tray))
-        for blob in Segmenter(tray).foreground(frame).blobs:
-            call = classify(blob)
-            if call.shape is not Shape.FLAT or call.kind is not Kind.D4:
-                continue
-            truth = max(scene.objects, key=lambda o: o.box.iou(blob.box))
-            if truth.kind is Kind.D4 and truth.value and truth.box.iou(blob.box) >= MATCH_IOU:
-                patches = apex_patches(frame, blob, tray.px_per_mm) or []
-                yield from (Glyph(truth.value, scene.design, patch) for patch in patches)
+        tetra = fit_tetra(frame, blob, tray)
+        if tetra is not None:
+            yield value, die_numerals(frame, tetra)
+
+
+def labelled_d4s(scenes: list[Scene]) -> Iterator[tuple[int, DieNumerals]]:
+    """The numerals of every flat d4 in labelled scenes, with its value."""
+    for scene in scenes:
+        truths = [(o.box, o.value) for o in scene.objects if o.kind is Kind.D4 and o.value]
+        if truths:
+            frame = read_image(scene.image)
+            yield from _d4s_in(frame, calibrate(read_image(scene.tray)), truths)

@@ -1,48 +1,57 @@
 """Reading a top-read tetrahedral die (d4): the value printed near the top point.
 
-Seen from above, a d4 shows three faces; each face carries three numerals, one near each of
-its corners. The three numerals nearest the top point all show the value thrown; the six
-others sit near the base corners, two at each. The numerals near the top are those farthest
-from every base corner. Each is cut out turned so that the top point is above it (numerals
-on a d4 face their corner), and compared with glyphs: pictures of numerals learned at
-enrolment (``Profile.glyphs``). A value is read only when the three numerals agree, each
-clearly.
+Each face of a d4 carries three numerals, one near each corner, its top towards that
+corner; a corner's value is printed on the three faces around it. Seen from above, a d4
+lying on a face shows three faces (two when perspective hides one): the value thrown, the
+top point's, appears once per visible face, and each base corner's value on the one or two
+visible faces around it. The three base values are the four values less the top one.
+
+Each visible face is turned back into an upright equilateral triangle (``vision.tetra``),
+so every numeral is found at a known place, upright once its corner is put on top. The
+numerals are compared with glyphs (pictures of upright numerals: ``Profile.glyphs``) and
+the die is read only when the top numerals and the base numerals tell the same story: the
+top numerals say V and the base corners hold three different values other than V.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import permutations
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.segment import Blob
+from vision.tetra import CANONICAL_EDGE, Tetra, canonical_triangle, rectified_patch
 from vision.tray import Image
 
-GLYPH_SIZE = 20  # pixels of a glyph's side
-GLYPH_SPAN_MM = 7.0  # the square around a numeral that a glyph shows
-MARK_CONTRAST = 22.0  # grey levels between a numeral and the face around it
-MARK_AREA_MM2 = (1.2, 30.0)
-MARK_EXTENT_MM = 8.0
-LOCAL_MM = 4.5  # the face around a numeral: a median over this width
-LIGHT_BODY = 140.0  # a die lighter than this carries dark numerals
-TURNS_DEG = (-30, -20, -10, 0, 10, 20, 30)
-MIN_MATCH = 0.65
-MIN_MARGIN = 0.12
-MIN_HEIGHT_MM = 3.0  # numerals shorter than this, seen from above, are too aslant to read
-APEX_SPREAD = 0.45  # the three numerals lie this close to their centre, in die edges
+GLYPH_SHAPE = (18, 14)  # pixels of a glyph: rows, columns
+HIGH_PASS = 1.5  # pixels: what varies slower than this is the face's shading, not ink
+PATCH_SIZE = 24  # a numeral's patch: the glyph may sit 2 pixels off its expected place
+NUMERAL_AT = 0.47  # a numeral's centre, from its corner towards the face's centre
+NUMERAL_SPAN = 0.42 * CANONICAL_EDGE  # the canonical square a patch shows
+MIN_FACE_SHARE = 0.12  # faces seen more edge-on than this (of the base's area) are not read
+CAMERA_BLUR = 1.0  # picture pixels: the lens and the demosaicing blur this much
+INSIDE_PX = 3.5  # a patch keeps only what lies this far inside its face (canonical px)
+VALUES = (1, 2, 3, 4)
+# Reading: correlation of a numeral with its best glyph, and margins over other readings.
+MAX_BLUR = 3.5  # pixels: a numeral blurred more (a face seen very aslant) tells nothing
+MIN_APEX_SCORE = 0.3
+MIN_APEX_MARGIN = 0.03  # mean correlation of the top numerals: best value over the next
+MIN_STORY_MARGIN = 0.05  # summed correlations: best numbering over the best with another top
+BASE_VETO_MARGIN = 0.06  # a base corner reading as the top value by this much: refused
+BASE_DEFICIT = 0.03  # the base numerals' best numbering over their best with the top value
 
 Patch = NDArray[np.float32]
 
 
 @dataclass(frozen=True, slots=True)
 class Glyph:
-    """A numeral as it looks on one set's d4, learned at enrolment."""
+    """An upright numeral as it looks on one set's d4, learned at enrolment."""
 
     value: int
     look: str
-    patch: Patch  # GLYPH_SIZE x GLYPH_SIZE, zero mean, unit norm
+    patch: Patch  # GLYPH_SHAPE, high-passed, zero mean, unit norm
 
     def as_dict(self) -> dict[str, object]:
         quantised = np.round(self.patch.ravel() * 1000).astype(int).tolist()
@@ -51,7 +60,9 @@ class Glyph:
     @classmethod
     def from_dict(cls, record: dict[str, object]) -> Glyph:
         values = np.asarray(record["patch"], np.float32) / 1000
-        patch = normalised(np.asarray(values.reshape(GLYPH_SIZE, GLYPH_SIZE), np.float32))
+        if values.size != GLYPH_SHAPE[0] * GLYPH_SHAPE[1]:
+            raise ValueError("a d4 glyph of another size: enrol the d4 again")
+        patch = normalised(np.asarray(values.reshape(GLYPH_SHAPE), np.float32))
         return cls(int(str(record["value"])), str(record["look"]), patch)
 
 
@@ -62,90 +73,31 @@ class D4Reading:
     detail: str = ""
 
 
-def apex_patches(frame: Image, blob: Blob, px_per_mm: float) -> list[Patch] | None:
-    """The three numerals nearest the top point, each turned with the top point above it."""
-    margin = 4
-    x0, y0 = max(0, blob.box.x0 - margin), max(0, blob.box.y0 - margin)
-    x1 = min(frame.shape[1], blob.box.x1 + margin)
-    y1 = min(frame.shape[0], blob.box.y1 + margin)
-    crop = frame[y0:y1, x0:x1]
-    outline = np.zeros(crop.shape[:2], np.uint8)
-    cv2.drawContours(outline, [blob.contour - np.array([x0, y0])], -1, 1, -1)
-    inner = cv2.erode(outline, np.ones((5, 5), np.uint8))
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    local = max(3, round(LOCAL_MM * px_per_mm) | 1)
-    around = cv2.medianBlur(grey, local).astype(np.float32)
-    signed = grey.astype(np.float32) - around
-    dark_numerals = float(np.median(grey[inner > 0])) > LIGHT_BODY
-    contrast = -signed if dark_numerals else signed
-    marks = ((contrast > MARK_CONTRAST) & (inner > 0)).astype(np.uint8)
-    found = _numerals(marks, px_per_mm)
-    _, triangle = cv2.minEnclosingTriangle(blob.contour.astype(np.float32))
-    corners = triangle.reshape(-1, 2) - np.array([x0, y0], np.float32)
-    if len(found) < 3:
-        return None
-    away = [min(float(np.hypot(*(centre - k))) for k in corners) for centre, _ in found]
-    nearest_top = [found[i] for i in np.argsort(away)[::-1][:3]]
-    apex = np.mean([centre for centre, _ in nearest_top], axis=0)
-    edge = float(np.mean([np.hypot(*(corners[i] - corners[i - 1])) for i in range(3)]))
-    if max(float(np.hypot(*(centre - apex))) for centre, _ in nearest_top) > APEX_SPREAD * edge:
-        return None
-    return [
-        _patch(contrast, centre, apex, px_per_mm)
-        for centre, points in nearest_top
-        if _height_mm(points, centre, apex, px_per_mm) >= MIN_HEIGHT_MM
-    ]
+@dataclass(frozen=True)
+class Numeral:
+    """One numeral cut out upright, as ink contrast (the ink positive), and how blurred
+    it is (covariance in patch pixels): squeezed faces blur along their squeeze."""
+
+    patch: Patch
+    blur: NDArray[np.float64]
+
+    @property
+    def sharpness(self) -> float:
+        """The widest blur's standard deviation, patch pixels."""
+        return float(np.sqrt(np.linalg.eigvalsh(self.blur).max()))
 
 
-def _height_mm(
-    points: NDArray[np.float64],
-    centre: NDArray[np.float64],
-    apex: NDArray[np.float64],
-    px_per_mm: float,
-) -> float:
-    """How tall a numeral looks along the line to the top point: a face seen much aslant
-    squeezes its numerals into blots that cannot be read."""
-    towards = apex - centre
-    length = float(np.hypot(*towards))
-    if length <= 0:
-        return 0.0
-    along = (points - centre) @ (towards / length)
-    return float(along.max() - along.min() + 1.0) / px_per_mm
+@dataclass
+class DieNumerals:
+    """The numerals of one d4, upright: those at the top point (one per visible face) and
+    those at each base corner (one per visible face around it)."""
 
+    apex: list[Numeral] = field(default_factory=list)
+    base: list[list[Numeral]] = field(default_factory=lambda: [[], [], []])
 
-def _numerals(
-    marks: NDArray[np.uint8], px_per_mm: float
-) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
-    """Marks of a numeral's size: their centres and their pixels (x, y)."""
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(marks)
-    low, high = (a * px_per_mm**2 for a in MARK_AREA_MM2)
-    extent = MARK_EXTENT_MM * px_per_mm
-    found = []
-    for i in range(1, count):
-        if low <= stats[i, 4] <= high and max(stats[i, 2], stats[i, 3]) <= extent:
-            ys, xs = np.nonzero(labels == i)
-            points = np.stack([xs, ys], axis=1).astype(np.float64)
-            found.append((np.asarray(centroids[i], np.float64), points))
-    return found
-
-
-def _patch(
-    contrast: NDArray[np.float32],
-    centre: NDArray[np.float64],
-    apex: NDArray[np.float64],
-    px_per_mm: float,
-) -> Patch:
-    towards = apex - centre
-    # Image y grows downwards: turning by this angle puts the top point straight above.
-    angle = float(np.degrees(np.arctan2(towards[0], -towards[1])))
-    scale = GLYPH_SIZE / (GLYPH_SPAN_MM * px_per_mm)
-    turn = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), angle, scale)
-    turn[0, 2] += GLYPH_SIZE / 2 - centre[0]
-    turn[1, 2] += GLYPH_SIZE / 2 - centre[1]
-    patch = cv2.warpAffine(
-        np.clip(contrast, 0, None), turn, (GLYPH_SIZE, GLYPH_SIZE), flags=cv2.INTER_LINEAR
-    )
-    return normalised(np.asarray(patch, np.float32))
+    @property
+    def count(self) -> int:
+        return len(self.apex) + sum(len(corner) for corner in self.base)
 
 
 def normalised(patch: Patch) -> Patch:
@@ -154,38 +106,263 @@ def normalised(patch: Patch) -> Patch:
     return np.asarray(centred / norm if norm > 0 else centred, np.float32)
 
 
-def _turned(patch: Patch, degrees: float) -> Patch:
-    middle = (GLYPH_SIZE / 2 - 0.5, GLYPH_SIZE / 2 - 0.5)
-    turn = cv2.getRotationMatrix2D(middle, degrees, 1.0)
-    return normalised(np.asarray(cv2.warpAffine(patch, turn, (GLYPH_SIZE, GLYPH_SIZE)), np.float32))
+def _inside_mask() -> NDArray[np.bool_]:
+    """Which pixels of a top-corner patch lie inside the face."""
+    canonical = canonical_triangle().astype(np.float64)
+    top, left, right = canonical
+    centre = canonical.mean(axis=0)
+    middle = top + NUMERAL_AT * (centre - top)
+    step = NUMERAL_SPAN / PATCH_SIZE
+    coords = (np.arange(PATCH_SIZE) + 0.5) * step - NUMERAL_SPAN / 2
+    xs, ys = np.meshgrid(middle[0] + coords, middle[1] + coords)
+    inside = np.ones(xs.shape, bool)
+    for a, b in ((top, left), (left, right), (right, top)):
+        edge = b - a
+        normal = np.array([edge[1], -edge[0]]) / np.hypot(*edge)
+        if normal @ (centre - a) < 0:
+            normal = -normal
+        inside &= (xs - a[0]) * normal[0] + (ys - a[1]) * normal[1] >= INSIDE_PX
+    return inside
 
 
-def _scores(patch: Patch, glyphs: tuple[Glyph, ...]) -> dict[int, float]:
-    """The best correlation with each value's glyphs, over small turns of the patch."""
-    turns = [_turned(patch, d) if d else patch for d in TURNS_DEG]
+_INSIDE = _inside_mask()
+
+
+def die_numerals(frame: Image, tetra: Tetra) -> DieNumerals:
+    """Every numeral of the visible faces, upright, as contrast with its face (the ink
+    positive, whether it is lighter or darker than the die)."""
+    corners_all = np.vstack([tetra.base, tetra.apex[None]])
+    x0, y0 = np.maximum(np.floor(corners_all.min(axis=0)).astype(int) - 4, 0)
+    x1, y1 = np.ceil(corners_all.max(axis=0)).astype(int) + 5
+    grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    shift = np.array([x0, y0], np.float64)
+    canonical = canonical_triangle().astype(np.float64)
+    centre_top = canonical[0] + NUMERAL_AT * (canonical.mean(axis=0) - canonical[0])
+    raw: list[tuple[int, Patch, NDArray[np.float64]]] = []  # (-1: top point, else base corner)
+    for i, j in tetra.faces():
+        if tetra.face_share((i, j)) < MIN_FACE_SHARE:
+            continue
+        corners = [(tetra.apex - shift, -1), (tetra.base[i] - shift, i), (tetra.base[j] - shift, j)]
+        for turn in range(3):
+            (top, where), (left, _), (right, _) = corners[turn:] + corners[:turn]
+            patch, blur = rectified_patch(
+                grey, (top, left, right), (centre_top[0], centre_top[1]), NUMERAL_SPAN, PATCH_SIZE
+            )
+            raw.append((where, patch, blur))
+    numerals = DieNumerals()
+    if not raw:
+        return numerals
+    ink = _ink_sign([patch for _, patch, _ in raw])
+    for where, patch, blur in raw:
+        inside = patch[_INSIDE]
+        contrast = np.where(_INSIDE, (patch - float(np.median(inside))) * ink, 0.0)
+        upright = Numeral(np.asarray(np.clip(contrast, 0, None), np.float32), blur * CAMERA_BLUR**2)
+        if where < 0:
+            numerals.apex.append(upright)
+        else:
+            numerals.base[where].append(upright)
+    return numerals
+
+
+def _ink_sign(patches: list[Patch]) -> float:
+    """+1 when the numerals are lighter than the die, -1 when darker: the ink is the side
+    of the face's median with the longer tail."""
+    lighter = darker = 0.0
+    for patch in patches:
+        inside = patch[_INSIDE]
+        low, middle, high = np.percentile(inside, (3, 50, 97))
+        lighter += float(high - middle)
+        darker += float(middle - low)
+    return 1.0 if lighter >= darker else -1.0
+
+
+def blur_kernel(blur: NDArray[np.float64]) -> NDArray[np.float32] | None:
+    """A Gaussian kernel of covariance ``blur`` (pixels), None when too small to matter."""
+    widest = float(np.linalg.eigvalsh(blur).max())
+    if widest < 0.05:
+        return None
+    reach = int(min(GLYPH_SHAPE[1] // 2 - 1, np.ceil(3 * np.sqrt(widest))))
+    offsets = np.arange(-reach, reach + 1, dtype=np.float64)
+    xs, ys = np.meshgrid(offsets, offsets)
+    inverse = np.linalg.inv(blur + 0.05 * np.eye(2))
+    kernel = np.exp(
+        -0.5 * (inverse[0, 0] * xs**2 + 2 * inverse[0, 1] * xs * ys + inverse[1, 1] * ys**2)
+    )
+    return np.asarray(kernel / kernel.sum(), np.float32)
+
+
+def high_passed(patch: Patch) -> Patch:
+    return np.asarray(patch - cv2.GaussianBlur(patch, (0, 0), HIGH_PASS), np.float32)
+
+
+Templates = list[tuple[int, Patch]]  # high-passed glyphs with their values
+
+
+def templates(glyphs: tuple[Glyph, ...]) -> Templates:
+    return [(glyph.value, high_passed(glyph.patch)) for glyph in glyphs]
+
+
+def glyph_scores(numeral: Numeral, prepared: Templates) -> dict[int, float]:
+    """The best correlation of a numeral with each value's glyphs, blurred as the numeral
+    is (blurring and high-passing commute: the glyphs are high-passed once), over small
+    shifts."""
     best: dict[int, float] = {}
-    for glyph in glyphs:
-        score = max(float((turn * glyph.patch).sum()) for turn in turns)
-        best[glyph.value] = max(score, best.get(glyph.value, -1.0))
+    if float(numeral.patch.std()) <= 1e-6:
+        return dict.fromkeys(VALUES, 0.0)
+    patch = high_passed(numeral.patch)
+    kernel = blur_kernel(numeral.blur)
+    for value, template in prepared:
+        if kernel is not None:
+            template = np.asarray(
+                cv2.filter2D(template, -1, kernel, borderType=cv2.BORDER_CONSTANT), np.float32
+            )
+        match = cv2.matchTemplate(patch, template, cv2.TM_CCOEFF_NORMED)
+        best[value] = max(float(match.max()), best.get(value, -1.0))
     return best
 
 
-def read_d4(frame: Image, blob: Blob, px_per_mm: float, glyphs: tuple[Glyph, ...]) -> D4Reading:
-    if {glyph.value for glyph in glyphs} != {1, 2, 3, 4}:
+Scores = dict[int, float]
+
+
+def _mean_scores(patches: list[Numeral], glyphs: Templates) -> Scores | None:
+    """Per value, the mean correlation of the numerals of one corner that are sharp enough
+    to tell values apart; None without any."""
+    scores = [glyph_scores(patch, glyphs) for patch in patches if patch.sharpness <= MAX_BLUR]
+    if not scores:
+        return None
+    return {v: float(np.mean([s.get(v, 0.0) for s in scores])) for v in VALUES}
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """One account of the die: the top value and the value of each base corner."""
+
+    top: int
+    corners: tuple[int, int, int]
+    score: float
+
+
+def stories(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> list[Story]:
+    """Every numbering of the die, best first, scored by how well its numerals fit."""
+    prepared = templates(glyphs)
+    corners = [_mean_scores(patches, prepared) for patches in numerals.base]
+    return _stories(_mean_scores(numerals.apex, prepared), corners)
+
+
+def _stories(apex: Scores | None, corners: list[Scores | None]) -> list[Story]:
+    told = []
+    for order in permutations(VALUES):
+        top, rest = order[0], order[1:]
+        score = apex[top] if apex else 0.0
+        score += sum(c[v] for c, v in zip(corners, rest, strict=True) if c is not None)
+        told.append(Story(top, (rest[0], rest[1], rest[2]), score))
+    return sorted(told, key=lambda story: -story.score)
+
+
+def read_d4(frame: Image, tetra: Tetra, glyphs: tuple[Glyph, ...]) -> D4Reading:
+    complete = complete_looks(glyphs)
+    if not complete:
         return D4Reading(None, 0.0, "the profile lacks the d4's numerals: enrol the d4")
-    patches = apex_patches(frame, blob, px_per_mm)
-    if patches is None:
-        return D4Reading(None, 0.0, "the d4's top numerals are not found")
-    values, margins = [], []
-    for patch in patches:
-        ranked = sorted(_scores(patch, glyphs).items(), key=lambda item: -item[1])
-        (value, score), (_, runner_up) = ranked[0], ranked[1]
-        if score < MIN_MATCH or score - runner_up < MIN_MARGIN:
+    return read_numerals(die_numerals(frame, tetra), complete)
+
+
+def complete_looks(glyphs: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
+    """The glyphs of the looks that know all four values: a value with glyphs of more looks
+    than the others would be favoured (each numeral counts its best glyph)."""
+    looks = {glyph.look for glyph in glyphs}
+    kept = {look for look in looks if {g.value for g in glyphs if g.look == look} == set(VALUES)}
+    return tuple(glyph for glyph in glyphs if glyph.look in kept)
+
+
+def read_numerals(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> D4Reading:
+    """The value thrown, when the top numerals and the base numerals agree on it clearly:
+
+    - the top numerals, alone, say V (mean correlation clearly best for V);
+    - no base corner reads clearly as V (V is printed at one corner only), and the base
+      corners, alone, fit a numbering with V on top about as well as any numbering;
+    - the numbering that fits all numerals best has V on top, clearly better than any
+      numbering with another value on top.
+    """
+    prepared = templates(glyphs)
+    apex_scores = _mean_scores(numerals.apex, prepared)
+    if apex_scores is None:
+        return D4Reading(None, 0.0, "the d4's faces are seen too much edge on")
+    apex = sorted(apex_scores.items(), key=lambda item: -item[1])
+    (value, score), (_, runner_up) = apex[0], apex[1]
+    if score < MIN_APEX_SCORE or score - runner_up < MIN_APEX_MARGIN:
+        return D4Reading(None, 0.0, "the d4's top numerals are unclear")
+    corners = [_mean_scores(patches, prepared) for patches in numerals.base]
+    for corner in corners:
+        ranked = sorted((corner or {}).items(), key=lambda item: -item[1])
+        if ranked and ranked[0][0] == value and ranked[0][1] - ranked[1][1] >= BASE_VETO_MARGIN:
+            return D4Reading(None, 0.0, "the d4's top and base numerals disagree")
+    base_told = _stories(None, corners)
+    with_value = next(story for story in base_told if story.top == value)
+    if base_told[0].score - with_value.score > BASE_DEFICIT:
+        return D4Reading(None, 0.0, "the d4's base numerals say another top value")
+    told = _stories(apex_scores, corners)
+    best = told[0]
+    other = next(story for story in told if story.top != best.top)
+    if best.top != value or best.score - other.score < MIN_STORY_MARGIN:
+        return D4Reading(None, 0.0, "the d4's numerals are unclear")
+    return D4Reading(value, float(min(1.0, 4 * (best.score - other.score))))
+
+
+LEARN_SHARPNESS = 1.8  # numerals blurred more than this (patch pixels) teach nothing
+LEARN_SHARPNESS_AT_WORST = 2.5  # ... unless a value has no sharper example
+LEARN_ROUNDS = 3
+
+
+def learn_glyphs(dice: list[tuple[int, DieNumerals]], look: str) -> tuple[Glyph, ...]:
+    """Glyphs from d4s of known values: the top numerals first, then the base corners' once
+    the glyphs tell which base corner holds which of the other values."""
+    examples = [(value, n) for value, numerals in dice for n in numerals.apex]
+    glyphs = _glyph_means(examples, look)
+    if {glyph.value for glyph in glyphs} != set(VALUES):
+        return glyphs
+    for value, numerals in dice:
+        corners = _base_values(numerals, value, glyphs)
+        if corners is not None:
+            examples += [
+                (v, n) for v, patches in zip(corners, numerals.base, strict=True) for n in patches
+            ]
+    return _glyph_means(examples, look)
+
+
+def _base_values(
+    numerals: DieNumerals, top: int, glyphs: tuple[Glyph, ...]
+) -> tuple[int, int, int] | None:
+    """The base corners' values of a die whose top value is known, when clear."""
+    told = [story for story in stories(numerals, glyphs) if story.top == top]
+    if len(told) < 2 or told[0].score - told[1].score < LEARN_BASE_MARGIN:
+        return None
+    return told[0].corners
+
+
+LEARN_BASE_MARGIN = 0.15
+
+
+def _glyph_means(examples: list[tuple[int, Numeral]], look: str) -> tuple[Glyph, ...]:
+    """Per value, the mean of its sharp numerals, each moved onto the mean first."""
+    glyphs = []
+    rows, columns = GLYPH_SHAPE
+    top, left = (PATCH_SIZE - rows) // 2, (PATCH_SIZE - columns) // 2
+    for value in VALUES:
+        shown = [n for v, n in examples if v == value and float(n.patch.std()) > 1e-6]
+        sharp = [n for n in shown if n.sharpness <= LEARN_SHARPNESS]
+        if not sharp:  # rather a little blurred than no glyph for this value
+            sharp = [n for n in shown if n.sharpness <= LEARN_SHARPNESS_AT_WORST]
+        patches = [high_passed(n.patch) for n in sharp]
+        if not patches:
             continue
-        values.append(value)
-        margins.append(score - runner_up)
-    if not values:
-        return D4Reading(None, 0.0, "the d4's top numeral is unclear")
-    if len(set(values)) != 1:
-        return D4Reading(None, 0.0, "the d4's top numerals disagree")
-    return D4Reading(values[0], float(min(1.0, max(margins) * 4)))
+        inner = (slice(top, top + rows), slice(left, left + columns))
+        mean = normalised(np.mean([normalised(p[inner]) for p in patches], axis=0))
+        for _ in range(LEARN_ROUNDS):
+            moved = []
+            for patch in patches:
+                match = cv2.matchTemplate(patch, mean, cv2.TM_CCOEFF_NORMED)
+                y, x = np.unravel_index(int(match.argmax()), match.shape)
+                moved.append(normalised(patch[y : y + rows, x : x + columns]))
+            mean = normalised(np.asarray(np.mean(moved, axis=0), np.float32))
+        glyphs.append(Glyph(value, look, mean))
+    return tuple(glyphs)

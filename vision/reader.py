@@ -27,6 +27,7 @@ from vision.profile import Profile
 from vision.segment import Blob, Segmenter
 from vision.separate import separated
 from vision.shapes import Shape, ShapeCall, classify, lies_whole
+from vision.tetra import fit_tetra
 from vision.tray import Image, Tray
 
 ON_RIM_MM = 10.0  # reaching this far past the floor's edge: leaning on the rim
@@ -122,7 +123,12 @@ class Reader:
         return Implement(kind, blob.box, reading.confidence, face=face)
 
     def _read_d4(self, frame: Image, blob: Blob) -> Implement | Refusal:
-        reading = read_d4(frame, blob, self.tray.px_per_mm, self.profile.glyphs)
+        if not self.profile.glyphs:
+            return Refusal(Reason.UNCLEAR, blob.box, "the profile lacks the d4's numerals")
+        tetra = fit_tetra(frame, blob, self.tray)
+        if tetra is None:
+            return Refusal(Reason.UNCLEAR, blob.box, "the d4's faces are not found")
+        reading = read_d4(frame, tetra, self.profile.glyphs)
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)

@@ -243,65 +243,186 @@ def _glint(canvas: _Canvas, top: NDArray[np.int32], edge: int) -> None:
     )
 
 
+D4_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX)
+D4_TEXTURE = 144  # pixels of a face's side when its numerals are painted
+D4_LIGHT = np.array([-0.4, -0.5, 0.77])  # direction towards the light (x right, y down, z up)
+
+
 def _d4(
-    canvas: _Canvas, place: tuple[float, float, float], cocked: bool, value: int = 1
+    canvas: _Canvas,
+    place: tuple[float, float, float],
+    cocked: bool,
+    value: int = 1,
+    geometry: dict[str, object] | None = None,
 ) -> list[int]:
-    """A d4 seen from above: three faces, shaded apart, meeting at the top point; each face
-    carries a numeral near each corner, turned to face it."""
-    edge = canvas.rng.uniform(25, 30)
+    """A d4 as a camera above the picture's centre sees it: the base on the floor, the top
+    point lifted by perspective, each visible face (an affine image of the upright face)
+    shaded by its slope to the light, with the top-read numerals painted on it: near each
+    corner that corner's value, its top towards the corner."""
+    rng = canvas.rng
+    edge = rng.uniform(25, 30)
     angle = np.radians(place[2])
-    corners = 3 if not cocked else 4
-    radius = edge / np.sqrt(3) if not cocked else edge * 0.6
-    points = []
-    for k in range(corners):
-        a = angle + 2 * np.pi * k / corners
-        points.append(canvas.px(place[0] + radius * np.cos(a), place[1] + radius * np.sin(a)))
-    polygon = np.asarray(points, np.int32)
-    canvas.shadow(polygon)
-    body = canvas.rng.choice(DIE_COLOURS)
-    cv2.fillPoly(canvas.image, [polygon], body)
     if cocked:
+        points = []
+        for k in range(4):
+            a = angle + np.pi / 2 * k
+            points.append(
+                canvas.px(place[0] + edge * 0.6 * np.cos(a), place[1] + edge * 0.6 * np.sin(a))
+            )
+        polygon = np.asarray(points, np.int32)
+        canvas.shadow(polygon)
+        cv2.fillPoly(canvas.image, [polygon], rng.choice(DIE_COLOURS))
         return _bbox(polygon)
+    radius = edge / np.sqrt(3)
+    base = [
+        np.asarray(canvas.px(place[0] + radius * np.cos(a), place[1] + radius * np.sin(a)))
+        for a in angle + np.array([0.0, 2 * np.pi / 3, 4 * np.pi / 3])
+    ]
+    centre = np.asarray(canvas.px(*place[:2]))
+    height = edge * np.sqrt(2 / 3)
+    apex = centre + (centre - np.asarray(SIZE, np.float64) / 2) * height / (
+        CAMERA_HEIGHT_MM - height
+    )
+    if geometry is not None:  # where the corners are drawn, for tests of the d4's geometry
+        geometry["top"] = [round(float(v), 2) for v in apex]
+        geometry["base"] = [[round(float(v), 2) for v in corner] for corner in base]
+    outline = np.asarray(cv2.convexHull(np.asarray([*base, apex], np.float32)), np.float64)
+    hull = np.round(outline.reshape(-1, 2)).astype(np.int32)
+    canvas.shadow(hull)
+    body = rng.choice(DIE_COLOURS)
     ink = (25, 25, 25) if sum(body) > 400 else (235, 235, 235)
-    apex = np.asarray(canvas.px(*place[:2]))
-    base = [np.asarray(p, np.float64) for p in points]
+    font = rng.choice(D4_FONTS)
     others = [v for v in range(1, 5) if v != value]
-    canvas.rng.shuffle(others)
+    rng.shuffle(others)  # either numbering (chirality), turned any way
+    x0, y0, x1, y1 = _bbox(hull)
+    x0, y0 = max(0, x0 - 4), max(0, y0 - 4)
+    region = canvas.image[y0 : y1 + 4, x0 : x1 + 4]
+    origin = np.array([x0, y0], np.float64)
+    layer = np.zeros(region.shape, np.float32)
+    cover = np.zeros(region.shape[:2], np.float32)
+    upright = np.sign(_turn(*_upright_face()))
     for k in range(3):
         a, b = base[k], base[(k + 1) % 3]
-        shade = 0.75 + 0.12 * k
-        face = np.asarray([apex, a, b], np.int32)
-        cv2.fillPoly(canvas.image, [face], tuple(int(c * shade) for c in body))
-        middle = (apex + a + b) / 3
-        for corner, shown in ((apex, value), (a, others[k]), (b, others[(k + 1) % 3])):
-            _numeral(canvas, corner + 0.5 * (middle - corner), corner, str(shown), ink)
-    return _bbox(polygon)
+        if _face_hidden(apex, a, b, centre):
+            continue
+        same = np.sign(_turn(apex, a, b)) == upright
+        first, second = (a, b) if same else (b, a)
+        values = (others[k], others[(k + 1) % 3]) if same else (others[(k + 1) % 3], others[k])
+        light = _face_light(apex, first, second)
+        texture = _d4_face(body, ink, font, (value, *values), light)
+        _paste_face(layer, cover, texture, (apex - origin, first - origin, second - origin))
+    soft = cv2.GaussianBlur(cover, (0, 0), 0.6)[..., None]
+    blurred = cv2.GaussianBlur(layer, (0, 0), 0.6)
+    mixed = region.astype(np.float32) * (1 - soft) + blurred
+    region[...] = np.clip(mixed, 0, 255).astype(np.uint8)
+    return _bbox(hull)
 
 
-def _numeral(
-    canvas: _Canvas,
+def _turn(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.float64]) -> float:
+    return float((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]))
+
+
+def _face_hidden(
+    apex: NDArray[np.float64],
+    a: NDArray[np.float64],
+    b: NDArray[np.float64],
+    centre: NDArray[np.float64],
+) -> bool:
+    """A face is hidden when the top point appears beyond its base edge (seen from the back)."""
+
+    def side(p: NDArray[np.float64]) -> float:
+        return float((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]))
+
+    return side(apex) * side(centre) <= 0
+
+
+def _face_light(apex: NDArray[np.float64], a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+    """How lit a face is: its slope (70.5 degrees) turned towards or away from the light."""
+    middle = (a + b) / 2
+    outward = middle - apex
+    outward = outward / max(float(np.hypot(*outward)), 1e-9)
+    normal = np.array(
+        [
+            outward[0] * np.sin(np.radians(70.5)),
+            outward[1] * np.sin(np.radians(70.5)),
+            np.cos(np.radians(70.5)),
+        ]
+    )
+    light = D4_LIGHT / np.linalg.norm(D4_LIGHT)
+    return float(0.55 + 0.45 * max(0.0, normal @ light))
+
+
+def _d4_face(
+    body: tuple[int, int, int],
+    ink: tuple[int, int, int],
+    font: int,
+    values: tuple[int, int, int],
+    light: float,
+) -> NDArray[np.float32]:
+    """One upright face (top point up) with its three numerals, as painted."""
+    e = D4_TEXTURE
+    texture = np.zeros((e, e, 3), np.float32)
+    texture[...] = np.asarray(body, np.float32)
+    corners = _upright_face()
+    centre = corners.mean(axis=0)
+    for corner, shown in zip(corners, values, strict=True):
+        at = corner + 0.47 * (centre - corner)
+        _face_numeral(texture, at, corner, str(shown), ink, font)
+    return texture * light
+
+
+def _upright_face() -> NDArray[np.float64]:
+    e = float(D4_TEXTURE)
+    height = e * np.sqrt(3) / 2
+    top = (e / 2, (e - height) / 2)
+    return np.asarray([top, (0.0, top[1] + height), (e, top[1] + height)], np.float64)
+
+
+def _face_numeral(
+    texture: NDArray[np.float32],
     at: NDArray[np.float64],
     towards: NDArray[np.float64],
     text: str,
     ink: tuple[int, int, int],
+    font: int,
 ) -> None:
-    """A numeral about 4 mm tall at ``at``, its top turned towards ``towards``."""
-    size = 48
+    """A numeral about a fifth of the edge tall at ``at``, its top turned towards ``towards``."""
+    size = 64
     stamp = np.zeros((size, size), np.uint8)
-    cv2.putText(stamp, text, (size // 2 - 9, size // 2 + 11), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 255, 3)
+    (width, tall), _ = cv2.getTextSize(text, font, 1.0, 2)
+    cv2.putText(
+        stamp, text, ((size - width) // 2, (size + tall) // 2), font, 1.0, 255, 2, cv2.LINE_AA
+    )
     up = towards - at
     turn = float(np.degrees(np.arctan2(up[0], -up[1])))
-    scale = 4.0 * PX_PER_MM / 22
+    scale = 0.19 * D4_TEXTURE / tall
     matrix = cv2.getRotationMatrix2D((size / 2, size / 2), -turn, scale)
-    x0, y0 = int(at[0]) - size // 2, int(at[1]) - size // 2
-    matrix[0, 2] += at[0] - size / 2 - x0
-    matrix[1, 2] += at[1] - size / 2 - y0
-    region = canvas.image[y0 : y0 + size, x0 : x0 + size]
-    if region.shape[:2] != (size, size):
-        return  # too near the picture's border to draw
-    weight = cv2.warpAffine(stamp, matrix, (size, size)).astype(np.float32)[..., None] / 255
-    painted = region * (1 - weight) + np.asarray(ink, np.float32) * weight
-    region[...] = np.asarray(painted, np.uint8)
+    matrix[0, 2] += at[0] - size / 2
+    matrix[1, 2] += at[1] - size / 2
+    e = texture.shape[0]
+    weight = cv2.warpAffine(stamp, matrix, (e, e)).astype(np.float32)[..., None] / 255
+    texture[...] = texture * (1 - weight) + np.asarray(ink, np.float32) * weight
+
+
+def _paste_face(
+    layer: NDArray[np.float32],
+    cover: NDArray[np.float32],
+    texture: NDArray[np.float32],
+    corners: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]],
+) -> None:
+    """The upright face painted onto the picture through its three corners."""
+    matrix = cv2.getAffineTransform(
+        _upright_face().astype(np.float32), np.asarray(corners, np.float32)
+    )
+    height, width = cover.shape
+    warped = cv2.warpAffine(texture, matrix, (width, height), flags=cv2.INTER_AREA)
+    inside = np.zeros((height, width), np.float32)
+    cv2.fillConvexPoly(
+        inside, np.round(np.asarray(corners) * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4
+    )
+    fresh = inside * (1 - cover)
+    layer += warped * fresh[..., None]
+    cover += fresh
 
 
 def _hand(canvas: _Canvas) -> list[int]:
@@ -359,7 +480,7 @@ def scene(
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor.
 
-    ``faces`` ("MMPP", one letter per stick) and ``values`` (the d6s) choose what the
+    ``faces`` ("MMPP", one letter per stick) and ``values`` (the d6s, or the d4) choose what the
     implements show instead of drawing it; scenes with the same ``tray_seed`` share one
     empty tray, as the throws of one game under one camera do; ``look`` (one of LOOKS) is
     the set of sticks.
@@ -383,8 +504,11 @@ def scene(
         objects.append({"kind": "stick", "face": face, "bbox": _stick(canvas, look, place, face)})
     if kit in ("ur", "ur-nostick"):
         value = rng.randint(1, 4)
-        box = _d4(canvas, placer.place(20), trouble == "cocked", value)
-        objects.append({"kind": "d4", "value": value, "bbox": box})
+        if values is not None:
+            value = values[0]
+        geometry: dict[str, object] = {}
+        box = _d4(canvas, placer.place(20), trouble == "cocked", value, geometry)
+        objects.append({"kind": "d4", "value": value, "bbox": box, **geometry})
     if kit == "ur":
         face = "edge" if trouble == "on-edge" else rng.choice("MP")
         objects.append(
