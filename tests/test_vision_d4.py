@@ -20,11 +20,11 @@ from vision.numerals import (
     read_numerals,
     stories,
 )
-from vision.observation import Kind
+from vision.observation import Kind, Reason
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
-from vision.segment import Segmenter
-from vision.shapes import classify
+from vision.segment import Blob, Segmenter
+from vision.shapes import Shape, ShapeCall, classify
 from vision.synthetic import scene
 from vision.tetra import fit_tetra
 from vision.tray import calibrate
@@ -163,3 +163,30 @@ def test_only_looks_that_know_every_value_are_used(glyphs: tuple[Glyph, ...]) ->
     partial = tuple(replace(g, look="partial") for g in glyphs if g.value != 1)
     assert complete_looks(glyphs + partial) == glyphs
     assert complete_looks(partial) == ()
+
+
+def test_a_d4_whose_outline_looks_cocked_is_still_read_when_its_numerals_agree(
+    glyphs: tuple[Glyph, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dark face lost to the shadow rule leaves an outline that is not a triangle: the
+    shape alone says cocked, but a die whose fitted faces pass the cross-check lies flat.
+    What does not pass stays refused as cocked."""
+    import vision.reader
+
+    def called_cocked(blob: Blob) -> ShapeCall:
+        return ShapeCall(Shape.COCKED)
+
+    monkeypatch.setattr(vision.reader, "classify", called_cocked)
+    profile = Profile("d4", default_profile().prototypes, glyphs)
+    read = 0
+    for seed in range(40, 52):
+        made = scene(seed, "ur-nostick")
+        observation = Reader(calibrate(made.empty), profile).read(made.frame)
+        for implement in observation.of_kind(Kind.D4):
+            assert implement.value == made.objects[0]["value"]
+            read += 1
+        assert all(r.reason is Reason.COCKED for r in observation.refusals)
+    assert read >= 8
+    cocked_d6 = scene(5, "modern", "cocked")
+    observation = Reader(calibrate(cocked_d6.empty), profile).read(cocked_d6.frame)
+    assert not observation.of_kind(Kind.D4)
