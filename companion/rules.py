@@ -207,16 +207,25 @@ class RuleBook(Mapping[str, Rule]):
         return len(self._rules)
 
     def ruling(self, key: str, verdict: Verdict, **details: object) -> Ruling:
-        return Ruling(self._rules[key], verdict, details)
+        return _ruling(self._rules[key], verdict, details)
 
     def forbids(self, key: str, **details: object) -> Ruling:
-        return Ruling(self._rules[key], Verdict.FORBIDS, details)
+        return _ruling(self._rules[key], Verdict.FORBIDS, details)
 
     def allows(self, key: str, **details: object) -> Ruling:
-        return Ruling(self._rules[key], Verdict.ALLOWS, details)
+        return _ruling(self._rules[key], Verdict.ALLOWS, details)
 
     def effect(self, key: str, **details: object) -> Ruling:
-        return Ruling(self._rules[key], Verdict.EFFECT, details)
+        return _ruling(self._rules[key], Verdict.EFFECT, details)
+
+
+def _ruling(rule: Rule, verdict: Verdict, details: Mapping[str, object]) -> Ruling:
+    """``Ruling(rule, verdict, details)`` for the hot paths (legal move generation builds
+    one for every refused candidate): the same value, without the frozen dataclass's
+    ``object.__setattr__`` for each field."""
+    ruling = object.__new__(Ruling)
+    ruling.__dict__.update(rule=rule, verdict=verdict, details=details)
+    return ruling
 
 
 def _language(lang: str) -> str:

@@ -52,11 +52,14 @@ class SenetPosition:
 
     def with_turn(self, turn: int, throw: int | None) -> SenetPosition:
         """The same board with another side to move or throw pending (shares derived data)."""
-        position = _position(self.board, turn, self.phase, throw, self.off)
-        position.__dict__[_DERIVED] = self._derived()
+        position = object.__new__(SenetPosition)  # as _position does, inlined: hot path
+        fields = position.__dict__
+        fields.update(board=self.board, turn=turn, phase=self.phase, throw=throw, off=self.off)
+        fields[_DERIVED] = self.__dict__.get(_DERIVED) or self._derived()
         return position
 
-    # Data derived from the board alone is computed once per board and shared by the
+    # Data derived from the board alone is computed once per board, one side at a time
+    # (a turn asks for the mover's pieces and the opponent's walls), and shared by the
     # positions with that board (functools.cached_property takes a lock on every access
     # in Python 3.11, and could not be shared).
     def _derived(self) -> _BoardData:
@@ -65,34 +68,42 @@ class SenetPosition:
             derived = self.__dict__[_DERIVED] = _BoardData()
         return derived
 
+    def pieces(self, side: int) -> tuple[int, ...]:
+        """Squares of one side's pieces, in track order."""
+        derived = self.__dict__.get(_DERIVED) or self._derived()
+        found = derived.pieces[side]
+        if found is None:
+            found = derived.pieces[side] = squares_holding(self.board, PIECE[side])
+        return found
+
     @property
     def squares(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Squares of white's and of black's pieces, in track order."""
-        derived = self._derived()
-        if derived.squares is None:
-            board = self.board
-            derived.squares = (squares_holding(board, "W"), squares_holding(board, "B"))
-        return derived.squares
+        return self.pieces(WHITE), self.pieces(BLACK)
+
+    def wall(self, length: int, side: int) -> frozenset[int]:
+        """Squares of one side that stand in a run of ``length`` or more adjacent pieces."""
+        walls = (self.__dict__.get(_DERIVED) or self._derived()).walls
+        key = (length, side)
+        found = walls.get(key)
+        if found is None:
+            found = walls[key] = _runs(self.board, PIECE[side], length)
+        return found
 
     def walls(self, length: int) -> tuple[frozenset[int], frozenset[int]]:
         """Squares of each side that stand in a run of ``length`` or more adjacent pieces."""
-        walls = self._derived().walls
-        found = walls.get(length)
-        if found is None:
-            board = self.board
-            found = walls[length] = (_runs(board, "W", length), _runs(board, "B", length))
-        return found
+        return self.wall(length, WHITE), self.wall(length, BLACK)
 
 
 _DERIVED = "derived_"  # where a position keeps its _BoardData, in its __dict__
 
 
 class _BoardData:
-    __slots__ = ("squares", "walls")
+    __slots__ = ("pieces", "walls")
 
     def __init__(self) -> None:
-        self.squares: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        self.walls: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
+        self.pieces: list[tuple[int, ...] | None] = [None, None]
+        self.walls: dict[tuple[int, int], frozenset[int]] = {}
 
 
 def _position(
@@ -245,11 +256,14 @@ class Senet(RaceGame[SenetPosition]):
         if position.phase is Phase.OPENING:
             yield Tier(self._opening_moves(throw), _no_ruling)
             return
-        mine = position.squares[position.turn]
-        enemy_walls = position.walls(self.rules.wall)[1 - position.turn]  # once, not per move
+        mine = position.pieces(position.turn)
+        enemy_walls = position.wall(self.rules.wall, 1 - position.turn)  # once, not per move
         forward_moves = self.rules.forward_moves[throw]
         into_water = self.rules.last_resort_starts[throw]
-        forward = [forward_moves[start] for start in mine if start not in into_water]
+        if into_water:
+            forward = [forward_moves[start] for start in mine if start not in into_water]
+        else:
+            forward = list(map(forward_moves.__getitem__, mine))
         yield Tier(forward, partial(self._forward_ruling, position, enemy_walls))
         backward_moves = self.rules.backward_moves[throw]
         backward = [backward_moves[start] for start in mine if start > throw]
@@ -265,13 +279,17 @@ class Senet(RaceGame[SenetPosition]):
         square = self.rules.first_move_square
         if (
             square is None
-            or position.phase is not Phase.FIRST
-            or position.turn != WHITE
+            or not _white_moves_first(position)
             or move.start == square
             or not any(m.start == square for m in legal)
         ):
             return None
         return self.rules.rules.forbids("first-move", square=square)
+
+    def preferred(self, position: SenetPosition, legal: list[Move]) -> list[Move]:
+        if not _white_moves_first(position):  # K3's preference holds for that move only
+            return legal
+        return super().preferred(position, legal)
 
     def pass_ruling(self, position: SenetPosition, allowed: bool) -> Ruling:
         if position.phase is Phase.OPENING:
@@ -286,7 +304,7 @@ class Senet(RaceGame[SenetPosition]):
             return book.forbids("opening", throw=throw)
         if move.start == IN:  # nothing enters: every piece starts on the board
             return book.forbids("pieces")
-        if move.start not in position.squares[position.turn]:
+        if move.start not in position.pieces(position.turn):
             return book.forbids("not-your-piece", square=move.start)
         if move.start in self.rules.exits:
             return self._exit_ruling(move.start, self.rules.forward_end(move.start, throw), throw)
@@ -299,11 +317,6 @@ class Senet(RaceGame[SenetPosition]):
         if end == OFF:
             return self.rules.rules.ruling("exit-off", verdict, square=start, throw=throw)
         return self.rules.rules.ruling("exit", verdict, square=start, throw=throw, target=end)
-
-    def apply(
-        self, position: SenetPosition, move: Move, *, explain: bool = True
-    ) -> tuple[SenetPosition, list[Ruling]]:
-        return self._play(position, move, explain=explain)
 
     def apply_pass(self, position: SenetPosition) -> SenetPosition:
         return position.with_turn(1 - position.turn, None)
@@ -322,7 +335,7 @@ class Senet(RaceGame[SenetPosition]):
         if exact is not None and start < exact < past:
             return rules.rules.forbids("exact-square", square=exact)
         if end == OFF and rules.home_row is not None:
-            behind = [s for s in position.squares[side] if s < rules.home_row]
+            behind = [s for s in position.pieces(side) if s < rules.home_row]
             if behind:
                 return rules.rules.forbids("bear-off-home", square=behind[0], row=rules.home_row)
         if enemy_walls:
@@ -380,8 +393,8 @@ class Senet(RaceGame[SenetPosition]):
         return [START] if opening_move is None else [Move(*opening_move)]
 
     # ----- what a move does --------------------------------------------------------------
-    def _play(
-        self, position: SenetPosition, move: Move, *, explain: bool
+    def apply(
+        self, position: SenetPosition, move: Move, *, explain: bool = True
     ) -> tuple[SenetPosition, list[Ruling]]:
         book = self.rules.rules
         effects: list[Ruling] = []
@@ -394,7 +407,7 @@ class Senet(RaceGame[SenetPosition]):
         off = list(position.off)
         if explain:
             effects.append(self._allowing_ruling(position, move))
-            own_walls = position.walls(self.rules.wall)[side]
+            own_walls = position.wall(self.rules.wall, side)
             own_wall = _first_between(own_walls, min(start, end), max(start, end))
             if own_wall is not None and end != OFF:
                 effects.append(book.effect("own-wall", square=own_wall))
@@ -469,6 +482,11 @@ class Senet(RaceGame[SenetPosition]):
         if end < start:
             return book.allows("backward", square=start, throw=throw)
         return book.allows("distance", throw=throw)
+
+
+def _white_moves_first(position: SenetPosition) -> bool:
+    """Whether white is about to make its first move (K3)."""
+    return position.phase is Phase.FIRST and position.turn == WHITE
 
 
 def _first_between(squares: frozenset[int], low: int, high: int) -> int | None:
