@@ -206,26 +206,28 @@ class RuleBook(Mapping[str, Rule]):
     def __len__(self) -> int:
         return len(self._rules)
 
+    # Each builds ``Ruling(rule, verdict, details)`` without the frozen dataclass's
+    # ``object.__setattr__`` for each field: legal move generation makes one for every
+    # refused candidate, so this is a hot path.
     def ruling(self, key: str, verdict: Verdict, **details: object) -> Ruling:
-        return _ruling(self._rules[key], verdict, details)
+        ruling = object.__new__(Ruling)
+        ruling.__dict__.update(rule=self._rules[key], verdict=verdict, details=details)
+        return ruling
 
     def forbids(self, key: str, **details: object) -> Ruling:
-        return _ruling(self._rules[key], Verdict.FORBIDS, details)
+        ruling = object.__new__(Ruling)
+        ruling.__dict__.update(rule=self._rules[key], verdict=Verdict.FORBIDS, details=details)
+        return ruling
 
     def allows(self, key: str, **details: object) -> Ruling:
-        return _ruling(self._rules[key], Verdict.ALLOWS, details)
+        ruling = object.__new__(Ruling)
+        ruling.__dict__.update(rule=self._rules[key], verdict=Verdict.ALLOWS, details=details)
+        return ruling
 
     def effect(self, key: str, **details: object) -> Ruling:
-        return _ruling(self._rules[key], Verdict.EFFECT, details)
-
-
-def _ruling(rule: Rule, verdict: Verdict, details: Mapping[str, object]) -> Ruling:
-    """``Ruling(rule, verdict, details)`` for the hot paths (legal move generation builds
-    one for every refused candidate): the same value, without the frozen dataclass's
-    ``object.__setattr__`` for each field."""
-    ruling = object.__new__(Ruling)
-    ruling.__dict__.update(rule=rule, verdict=verdict, details=details)
-    return ruling
+        ruling = object.__new__(Ruling)
+        ruling.__dict__.update(rule=self._rules[key], verdict=Verdict.EFFECT, details=details)
+        return ruling
 
 
 def _language(lang: str) -> str:

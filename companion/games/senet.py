@@ -50,30 +50,28 @@ class SenetPosition:
     throw: int | None
     off: tuple[int, int]
 
+    # Data derived from the board alone is computed once per board, one side at a time
+    # (a turn asks for the mover's pieces and the opponent's walls), and shared by the
+    # positions with that board: a dictionary in the position's __dict__, not a field
+    # (functools.cached_property takes a lock on every access in Python 3.11, and could
+    # not be shared).
+    def __post_init__(self) -> None:
+        self.__dict__[_DERIVED] = {}
+
     def with_turn(self, turn: int, throw: int | None) -> SenetPosition:
         """The same board with another side to move or throw pending (shares derived data)."""
         position = object.__new__(SenetPosition)  # as _position does, inlined: hot path
         fields = position.__dict__
         fields.update(board=self.board, turn=turn, phase=self.phase, throw=throw, off=self.off)
-        fields[_DERIVED] = self.__dict__.get(_DERIVED) or self._derived()
+        fields[_DERIVED] = self.__dict__[_DERIVED]
         return position
-
-    # Data derived from the board alone is computed once per board, one side at a time
-    # (a turn asks for the mover's pieces and the opponent's walls), and shared by the
-    # positions with that board (functools.cached_property takes a lock on every access
-    # in Python 3.11, and could not be shared).
-    def _derived(self) -> _BoardData:
-        derived: _BoardData | None = self.__dict__.get(_DERIVED)
-        if derived is None:
-            derived = self.__dict__[_DERIVED] = _BoardData()
-        return derived
 
     def pieces(self, side: int) -> tuple[int, ...]:
         """Squares of one side's pieces, in track order."""
-        derived = self.__dict__.get(_DERIVED) or self._derived()
-        found = derived.pieces[side]
+        derived = self.__dict__[_DERIVED]
+        found: tuple[int, ...] | None = derived.get(side)
         if found is None:
-            found = derived.pieces[side] = squares_holding(self.board, PIECE[side])
+            found = derived[side] = squares_holding(self.board, PIECE[side])
         return found
 
     @property
@@ -83,11 +81,11 @@ class SenetPosition:
 
     def wall(self, length: int, side: int) -> frozenset[int]:
         """Squares of one side that stand in a run of ``length`` or more adjacent pieces."""
-        walls = (self.__dict__.get(_DERIVED) or self._derived()).walls
+        derived = self.__dict__[_DERIVED]
         key = (length, side)
-        found = walls.get(key)
+        found: frozenset[int] | None = derived.get(key)
         if found is None:
-            found = walls[key] = _runs(self.board, PIECE[side], length)
+            found = derived[key] = _runs(self.board, PIECE[side], length)
         return found
 
     def walls(self, length: int) -> tuple[frozenset[int], frozenset[int]]:
@@ -95,15 +93,9 @@ class SenetPosition:
         return self.wall(length, WHITE), self.wall(length, BLACK)
 
 
-_DERIVED = "derived_"  # where a position keeps its _BoardData, in its __dict__
-
-
-class _BoardData:
-    __slots__ = ("pieces", "walls")
-
-    def __init__(self) -> None:
-        self.pieces: list[tuple[int, ...] | None] = [None, None]
-        self.walls: dict[tuple[int, int], frozenset[int]] = {}
+# Where a position keeps the data derived from its board, in its __dict__: each side's
+# pieces under the side, its walls under (length, side).
+_DERIVED = "derived_"
 
 
 def _position(
@@ -112,7 +104,9 @@ def _position(
     """``SenetPosition(...)`` for the hot paths (random games, the Sphinx's search): the
     same value, without the frozen dataclass's ``object.__setattr__`` for each field."""
     position = object.__new__(SenetPosition)
-    position.__dict__.update(board=board, turn=turn, phase=phase, throw=throw, off=off)
+    fields = position.__dict__
+    fields.update(board=board, turn=turn, phase=phase, throw=throw, off=off)
+    fields[_DERIVED] = {}
     return position
 
 
@@ -264,7 +258,7 @@ class Senet(RaceGame[SenetPosition]):
             forward = [forward_moves[start] for start in mine if start not in into_water]
         else:
             forward = list(map(forward_moves.__getitem__, mine))
-        yield Tier(forward, partial(self._forward_ruling, position, enemy_walls))
+        yield Tier(forward, partial(self._forward_ruling, position, mine, enemy_walls))
         backward_moves = self.rules.backward_moves[throw]
         backward = [backward_moves[start] for start in mine if start > throw]
         yield Tier(backward, partial(self._backward_ruling, position, enemy_walls), "backward")
@@ -287,7 +281,9 @@ class Senet(RaceGame[SenetPosition]):
         return self.rules.rules.forbids("first-move", square=square)
 
     def preferred(self, position: SenetPosition, legal: list[Move]) -> list[Move]:
-        if not _white_moves_first(position):  # K3's preference holds for that move only
+        # K3's preference holds for white's first move only (_white_moves_first, inlined:
+        # this runs for every throw with a choice of moves).
+        if position.phase is not Phase.FIRST or position.turn != WHITE:
             return legal
         return super().preferred(position, legal)
 
@@ -323,10 +319,10 @@ class Senet(RaceGame[SenetPosition]):
 
     # ----- rule functions ----------------------------------------------------------------
     def _forward_ruling(
-        self, position: SenetPosition, enemy_walls: frozenset[int], move: Move
+        self, position: SenetPosition, mine: Sequence[int], enemy_walls: frozenset[int], move: Move
     ) -> Ruling | None:
-        """S4-S7, K4-K6 and one piece per square, for a forward move; ``enemy_walls`` are
-        the opponent's squares in a wall."""
+        """S4-S7, K4-K6 and one piece per square, for a forward move; ``mine`` are the
+        mover's squares in track order, ``enemy_walls`` the opponent's squares in a wall."""
         rules = self.rules
         start, end = move.start, move.end
         side = position.turn
@@ -335,9 +331,9 @@ class Senet(RaceGame[SenetPosition]):
         if exact is not None and start < exact < past:
             return rules.rules.forbids("exact-square", square=exact)
         if end == OFF and rules.home_row is not None:
-            behind = [s for s in position.pieces(side) if s < rules.home_row]
-            if behind:
-                return rules.rules.forbids("bear-off-home", square=behind[0], row=rules.home_row)
+            last = mine[0]  # the mover's last piece
+            if last < rules.home_row:
+                return rules.rules.forbids("bear-off-home", square=last, row=rules.home_row)
         if enemy_walls:
             wall = _first_between(enemy_walls, start, past)
             if wall is not None:
@@ -396,42 +392,48 @@ class Senet(RaceGame[SenetPosition]):
     def apply(
         self, position: SenetPosition, move: Move, *, explain: bool = True
     ) -> tuple[SenetPosition, list[Ruling]]:
-        book = self.rules.rules
         effects: list[Ruling] = []
         if position.phase is Phase.OPENING:
             return self._play_opening(position, move, effects, explain)
+        book = self.rules.rules
         side = position.turn
-        board = list(position.board)
+        board = position.board
         start, end = move.start, move.end
         me = PIECE[side]
-        off = list(position.off)
+        white_off, black_off = position.off
         if explain:
             effects.append(self._allowing_ruling(position, move))
             own_walls = position.wall(self.rules.wall, side)
             own_wall = _first_between(own_walls, min(start, end), max(start, end))
             if own_wall is not None and end != OFF:
                 effects.append(book.effect("own-wall", square=own_wall))
-        board[start - 1] = EMPTY
+        # The board is rebuilt from slices (cheaper than a list of its characters).
         if end == OFF:
-            off[side] += 1
+            board = board[: start - 1] + EMPTY + board[start:]
+            if side == WHITE:
+                white_off += 1
+            else:
+                black_off += 1
         else:
-            occupant = board[end - 1]
-            board[end - 1] = me
-            if occupant != EMPTY:
-                board[start - 1] = occupant
-                if explain:
-                    effects.append(book.effect("swap", square=end, back=start))
+            occupant = board[end - 1]  # an attacked piece takes the attacker's square
+            if start < end:
+                board = board[: start - 1] + occupant + board[start : end - 1] + me + board[end:]
+            else:
+                board = board[: end - 1] + me + board[end : start - 1] + occupant + board[start:]
+            if occupant != EMPTY and explain:
+                effects.append(book.effect("swap", square=end, back=start))
             if end == self.rules.water:
-                board[end - 1] = EMPTY
+                board = board[: end - 1] + EMPTY + board[end:]
                 landing = board.index(EMPTY) + 1
-                board[landing - 1] = me
+                board = board[: landing - 1] + me + board[landing:]
                 if explain:
                     effects.append(book.effect("water", square=end, landing=landing))
         phase = position.phase
         if phase is Phase.FIRST and side == WHITE:
             phase = Phase.PLAY
-        turn = self._next_turn(position, off[side], effects if explain else None)
-        return _position("".join(board), turn, phase, None, (off[0], off[1])), effects
+        borne_off = black_off if side else white_off
+        turn = self._next_turn(position, borne_off, effects if explain else None)
+        return _position(board, turn, phase, None, (white_off, black_off)), effects
 
     def _next_turn(
         self, before: SenetPosition, borne_off: int, effects: list[Ruling] | None
