@@ -85,7 +85,10 @@ class SenetPosition:
         key = (length, side)
         found: frozenset[int] | None = derived.get(key)
         if found is None:
-            found = derived[key] = _runs(self.board, PIECE[side], length)
+            board, piece = self.board, PIECE[side]
+            # Most boards have no wall: the cheap test first, without a call.
+            found = _runs(board, piece, length) if piece * length in board else _NO_SQUARES
+            derived[key] = found
         return found
 
     def walls(self, length: int) -> tuple[frozenset[int], frozenset[int]]:
@@ -114,8 +117,6 @@ _NO_SQUARES: frozenset[int] = frozenset()
 
 
 def _runs(board: str, piece: str, length: int) -> frozenset[int]:
-    if piece * length not in board:
-        return _NO_SQUARES
     squares: set[int] = set()
     run: list[int] = []
     for index, cell in enumerate(board + EMPTY):
@@ -128,7 +129,7 @@ def _runs(board: str, piece: str, length: int) -> frozenset[int]:
     return frozenset(squares)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SenetRules(RuleSet):
     """Parameters of a Senet rule set. House rules: ``dataclasses.replace(rules, ...)``."""
 
@@ -325,7 +326,6 @@ class Senet(RaceGame[SenetPosition]):
         mover's squares in track order, ``enemy_walls`` the opponent's squares in a wall."""
         rules = self.rules
         start, end = move.start, move.end
-        side = position.turn
         past = SQUARES + 1 if end == OFF else end
         exact = rules.exact_square
         if exact is not None and start < exact < past:
@@ -343,7 +343,7 @@ class Senet(RaceGame[SenetPosition]):
         occupant = position.board[end - 1]
         if occupant == EMPTY:
             return None
-        if occupant == PIECE[side]:
+        if occupant == PIECE[position.turn]:
             return rules.rules.forbids("own-piece", square=end)
         if end in rules.refuges:
             return rules.rules.forbids("refuge", square=end)
