@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from companion.core import IN, OFF, START, Move, RaceGame, RuleSet, Tier
 from companion.errors import NotationError
@@ -49,26 +49,32 @@ class SenetPosition:
     phase: Phase
     throw: int | None
     off: tuple[int, int]
-
-    # Data derived from the board alone is computed once per board, one side at a time
+    # Data derived from the board alone, computed once per board and one side at a time
     # (a turn asks for the mover's pieces and the opponent's walls), and shared by the
-    # positions with that board: a dictionary in the position's __dict__, not a field
-    # (functools.cached_property takes a lock on every access in Python 3.11, and could
-    # not be shared).
+    # positions with that board: each side's pieces under the side, its walls under
+    # (length, side). Not part of the value (functools.cached_property takes a lock on
+    # every access in Python 3.11, and could not be shared).
+    board_data: dict[object, Any] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
-        self.__dict__[_DERIVED] = {}
+        self.__dict__["board_data"] = {}
 
     def with_turn(self, turn: int, throw: int | None) -> SenetPosition:
         """The same board with another side to move or throw pending (shares derived data)."""
         position = object.__new__(SenetPosition)  # as _position does, inlined: hot path
-        fields = position.__dict__
-        fields.update(board=self.board, turn=turn, phase=self.phase, throw=throw, off=self.off)
-        fields[_DERIVED] = self.__dict__[_DERIVED]
+        position.__dict__.update(
+            board=self.board,
+            turn=turn,
+            phase=self.phase,
+            throw=throw,
+            off=self.off,
+            board_data=self.board_data,
+        )
         return position
 
     def pieces(self, side: int) -> tuple[int, ...]:
         """Squares of one side's pieces, in track order."""
-        derived = self.__dict__[_DERIVED]
+        derived = self.board_data
         found: tuple[int, ...] | None = derived.get(side)
         if found is None:
             found = derived[side] = squares_holding(self.board, PIECE[side])
@@ -81,7 +87,7 @@ class SenetPosition:
 
     def wall(self, length: int, side: int) -> frozenset[int]:
         """Squares of one side that stand in a run of ``length`` or more adjacent pieces."""
-        derived = self.__dict__[_DERIVED]
+        derived = self.board_data
         key = (length, side)
         found: frozenset[int] | None = derived.get(key)
         if found is None:
@@ -96,20 +102,15 @@ class SenetPosition:
         return self.wall(length, WHITE), self.wall(length, BLACK)
 
 
-# Where a position keeps the data derived from its board, in its __dict__: each side's
-# pieces under the side, its walls under (length, side).
-_DERIVED = "derived_"
-
-
 def _position(
     board: str, turn: int, phase: Phase, throw: int | None, off: tuple[int, int]
 ) -> SenetPosition:
     """``SenetPosition(...)`` for the hot paths (random games, the Sphinx's search): the
     same value, without the frozen dataclass's ``object.__setattr__`` for each field."""
     position = object.__new__(SenetPosition)
-    fields = position.__dict__
-    fields.update(board=board, turn=turn, phase=phase, throw=throw, off=off)
-    fields[_DERIVED] = {}
+    position.__dict__.update(
+        board=board, turn=turn, phase=phase, throw=throw, off=off, board_data={}
+    )
     return position
 
 
