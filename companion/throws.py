@@ -166,8 +166,9 @@ class StickTable:
         return tuple(accumulate(float(o.probability) for o in self._outcomes))
 
     @cached_property
-    def _drawn_throws(self) -> tuple[Throw, ...]:
-        return tuple(o.throw for o in self._outcomes)
+    def _drawing(self) -> tuple[tuple[float, ...], tuple[Throw, ...], int]:
+        """For :meth:`draw`, in one attribute: running totals, throws, last index."""
+        return self.cumulative_weights, tuple(o.throw for o in self._outcomes), self.sticks
 
     def draw(self, rng: Random) -> Throw:
         """A throw drawn with the table's exact probabilities.
@@ -175,9 +176,8 @@ class StickTable:
         The same draw as ``rng.choices(outcomes, cum_weights=...)``, one ``rng.random()``
         per throw, without its argument checks (random games draw a throw a move).
         """
-        weights = self.cumulative_weights
-        last = len(weights) - 1
-        return self._drawn_throws[bisect(weights, rng.random() * weights[last], 0, last)]
+        weights, throws, last = self._drawing
+        return throws[bisect(weights, rng.random() * weights[last], 0, last)]
 
     def probability(self, throw: Throw) -> Fraction:
         return self.score_probabilities().get(throw.score, Fraction(0))

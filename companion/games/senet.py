@@ -35,6 +35,11 @@ class Phase(Enum):
     PLAY = "play"
 
 
+# For the hot paths: CPython 3.11 reads a global at full speed, not a class's attribute.
+_OPENING, _FIRST, _PLAY = Phase.OPENING, Phase.FIRST, Phase.PLAY
+_new = object.__new__  # builds frozen values without their __init__ (hot paths)
+
+
 @dataclass(frozen=True)
 class SenetPosition:
     """Everything a Senet ruling depends on.
@@ -61,7 +66,7 @@ class SenetPosition:
 
     def with_turn(self, turn: int, throw: int | None) -> SenetPosition:
         """The same board with another side to move or throw pending (shares derived data)."""
-        position = object.__new__(SenetPosition)  # as _position does, inlined: hot path
+        position = _new(SenetPosition)  # as _position does, inlined: hot path
         position.__dict__.update(
             board=self.board,
             turn=turn,
@@ -107,7 +112,7 @@ def _position(
 ) -> SenetPosition:
     """``SenetPosition(...)`` for the hot paths (random games, the Sphinx's search): the
     same value, without the frozen dataclass's ``object.__setattr__`` for each field."""
-    position = object.__new__(SenetPosition)
+    position = _new(SenetPosition)
     position.__dict__.update(
         board=board, turn=turn, phase=phase, throw=throw, off=off, board_data={}
     )
@@ -249,7 +254,7 @@ class Senet(RaceGame[SenetPosition]):
     def tiers(self, position: SenetPosition) -> Iterator[Tier]:
         throw = position.throw
         assert throw is not None
-        if position.phase is Phase.OPENING:
+        if position.phase is _OPENING:
             yield Tier(self._opening_moves(throw), _no_ruling)
             return
         mine = position.pieces(position.turn)
@@ -285,7 +290,7 @@ class Senet(RaceGame[SenetPosition]):
     def preferred(self, position: SenetPosition, legal: list[Move]) -> list[Move]:
         # K3's preference holds for white's first move only (_white_moves_first, inlined:
         # this runs for every throw with a choice of moves).
-        if position.phase is not Phase.FIRST or position.turn != WHITE:
+        if position.phase is not _FIRST or position.turn != WHITE:
             return legal
         return super().preferred(position, legal)
 
@@ -394,7 +399,7 @@ class Senet(RaceGame[SenetPosition]):
         self, position: SenetPosition, move: Move, *, explain: bool = True
     ) -> tuple[SenetPosition, list[Ruling]]:
         effects: list[Ruling] = []
-        if position.phase is Phase.OPENING:
+        if position.phase is _OPENING:
             return self._play_opening(position, move, effects, explain)
         book = self.rules.rules
         side = position.turn
@@ -430,8 +435,8 @@ class Senet(RaceGame[SenetPosition]):
                 if explain:
                     effects.append(book.effect("water", square=end, landing=landing))
         phase = position.phase
-        if phase is Phase.FIRST and side == WHITE:
-            phase = Phase.PLAY
+        if phase is _FIRST and side == WHITE:
+            phase = _PLAY
         borne_off = black_off if side else white_off
         turn = self._next_turn(position, borne_off, effects if explain else None)
         return _position(board, turn, phase, None, (white_off, black_off)), effects
