@@ -226,13 +226,16 @@ class RaceGame(ABC, Generic[P]):
             self.position = position
         self._stack: list[tuple[Action, P]] = []
 
-    # Whether the family may move instead of throwing (it overrides before_throw); set for
-    # each family by __init_subclass__, so that random games skip asking when it cannot.
+    # Set for each family by __init_subclass__ from the hooks it overrides, so that the hot
+    # paths skip the others: whether it may move instead of throwing (random games ask
+    # for such moves only then), and whether it has a preference between legal moves.
     acts_before_throw: ClassVar[bool] = False
+    has_preference: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.acts_before_throw = cls.before_throw is not RaceGame.before_throw
+        cls.has_preference = cls.preference is not RaceGame.preference
 
     # ----- hooks -------------------------------------------------------------------------
     @abstractmethod
@@ -341,7 +344,7 @@ class RaceGame(ABC, Generic[P]):
             # The candidates no ruling forbids (a Ruling is always true, None false).
             legal = list(filterfalse(check, moves))
             # A preference only ever chooses between legal moves; most families have none.
-            if len(legal) > 1 and type(self).preference is not RaceGame.preference:
+            if len(legal) > 1 and self.has_preference:
                 return self.preferred(position, legal)
             if legal:
                 return legal

@@ -183,6 +183,11 @@ class SenetRules(RuleSet):
             for n in self.throws.scores
         }
 
+    @cached_property
+    def forward_tables(self) -> dict[int, tuple[list[Move], frozenset[int]]]:
+        """For each score, its forward moves and last-resort starts (one look-up a turn)."""
+        return {n: (self.forward_moves[n], self.last_resort_starts[n]) for n in self.throws.scores}
+
     def start_board(self) -> str:
         board = [EMPTY] * SQUARES
         for index in range(2 * self.pieces):
@@ -259,8 +264,7 @@ class Senet(RaceGame[SenetPosition]):
             return
         mine = position.pieces(position.turn)
         enemy_walls = position.wall(self.rules.wall, 1 - position.turn)  # once, not per move
-        forward_moves = self.rules.forward_moves[throw]
-        into_water = self.rules.last_resort_starts[throw]
+        forward_moves, into_water = self.rules.forward_tables[throw]
         if into_water:
             forward = [forward_moves[start] for start in mine if start not in into_water]
         else:
