@@ -14,6 +14,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import filterfalse
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from companion.errors import IllegalMoveError, NotationError, TurnError
@@ -225,6 +226,17 @@ class RaceGame(ABC, Generic[P]):
             self.position = position
         self._stack: list[tuple[Action, P]] = []
 
+    # Set for each family by __init_subclass__ from the hooks it overrides, so that the hot
+    # paths skip the others: whether it may move instead of throwing (random games ask
+    # for such moves only then), and whether it has a preference between legal moves.
+    acts_before_throw: ClassVar[bool] = False
+    has_preference: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.acts_before_throw = cls.before_throw is not RaceGame.before_throw
+        cls.has_preference = cls.preference is not RaceGame.preference
+
     # ----- hooks -------------------------------------------------------------------------
     @abstractmethod
     def initial_position(self) -> P: ...
@@ -329,13 +341,19 @@ class RaceGame(ABC, Generic[P]):
         if position.throw is None:  # also the case once the game is over
             return self._moves_before_throw(position)
         for moves, check, _ in self.tiers(position):
-            legal = [move for move in moves if check(move) is None]
+            # The candidates no ruling forbids (a Ruling is always true, None false).
+            legal = list(filterfalse(check, moves))
             # A preference only ever chooses between legal moves; most families have none.
-            if len(legal) > 1 and type(self).preference is not RaceGame.preference:
-                return [m for m in legal if self.preference(position, m, legal) is None]
+            if len(legal) > 1 and self.has_preference:
+                return self.preferred(position, legal)
             if legal:
                 return legal
         return [PASS]
+
+    def preferred(self, position: P, legal: list[Move]) -> list[Move]:
+        """The legal moves :meth:`preference` lets through; a family whose preference
+        holds only in some positions may answer faster for the others."""
+        return [move for move in legal if self.preference(position, move, legal) is None]
 
     def is_legal(self, move: Move) -> bool:
         return move in self.legal_moves()
@@ -426,6 +444,14 @@ class RaceGame(ABC, Generic[P]):
         self.position = after
         return parsed
 
+    def throw_fast(self, throw: Throw) -> None:
+        """Record a throw drawn by :meth:`random_throw`, with no throw pending and the
+        game going on, without checking it (random games). Other throws go through
+        :meth:`throw`."""
+        before = self.position
+        self.position = self.with_throw(before, throw)
+        self._stack.append((throw, before))
+
     def push_fast(self, move: Move) -> None:
         """Play a move taken from :meth:`legal_moves` without checking or explaining it
         (random games, search). A move from anywhere else must go through :meth:`push`."""
@@ -457,10 +483,8 @@ class RaceGame(ABC, Generic[P]):
 
     # ----- helpers -----------------------------------------------------------------------
     def _moves_before_throw(self, position: P) -> list[Move]:
-        if self.is_over():
-            return []
         tier = self.before_throw(position)
-        if tier is None:
+        if tier is None or self.is_over():
             return []
         return [move for move in tier.moves if tier.check(move) is None]
 

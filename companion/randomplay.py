@@ -22,12 +22,15 @@ def random_action(
     if game.position.throw is None:
         # Moves that replace the throw and move a piece (Ur's paid entry); never Mehen's
         # 'end', which the players agree on and a random game has no reason to.
-        instead = [move for move in game.legal_moves() if move.moves_a_piece]
-        if instead and rng.random() < instead_rate:
-            move = rng.choice(instead)
-            game.push_fast(move)
-            return move
-        return game.throw(game.random_throw(rng))
+        if game.acts_before_throw:
+            instead = [move for move in game.legal_moves() if move.moves_a_piece]
+            if instead and rng.random() < instead_rate:
+                move = rng.choice(instead)
+                game.push_fast(move)
+                return move
+        throw = game.random_throw(rng)
+        game.throw_fast(throw)  # drawn from the rule set's own table: nothing to check
+        return throw
     move = rng.choice(game.legal_moves())
     game.push_fast(move)
     return move

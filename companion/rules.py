@@ -42,6 +42,11 @@ class Verdict(Enum):
     EFFECT = "effect"  # the move is legal and this rule changes what it does
 
 
+# For the hot paths: CPython 3.11 reads a global at full speed, not an enum's member.
+_FORBIDS, _ALLOWS, _EFFECT = Verdict.FORBIDS, Verdict.ALLOWS, Verdict.EFFECT
+_new = object.__new__  # builds frozen values without their __init__ (hot paths)
+
+
 @dataclass(frozen=True)
 class Rule:
     """One rule of a rule set, as data.
@@ -206,17 +211,28 @@ class RuleBook(Mapping[str, Rule]):
     def __len__(self) -> int:
         return len(self._rules)
 
+    # Each builds ``Ruling(rule, verdict, details)`` without the frozen dataclass's
+    # ``object.__setattr__`` for each field: legal move generation makes one for every
+    # refused candidate, so this is a hot path.
     def ruling(self, key: str, verdict: Verdict, **details: object) -> Ruling:
-        return Ruling(self._rules[key], verdict, details)
+        ruling = _new(Ruling)
+        ruling.__dict__.update(rule=self._rules[key], verdict=verdict, details=details)
+        return ruling
 
     def forbids(self, key: str, **details: object) -> Ruling:
-        return Ruling(self._rules[key], Verdict.FORBIDS, details)
+        ruling = _new(Ruling)
+        ruling.__dict__.update(rule=self._rules[key], verdict=_FORBIDS, details=details)
+        return ruling
 
     def allows(self, key: str, **details: object) -> Ruling:
-        return Ruling(self._rules[key], Verdict.ALLOWS, details)
+        ruling = _new(Ruling)
+        ruling.__dict__.update(rule=self._rules[key], verdict=_ALLOWS, details=details)
+        return ruling
 
     def effect(self, key: str, **details: object) -> Ruling:
-        return Ruling(self._rules[key], Verdict.EFFECT, details)
+        ruling = _new(Ruling)
+        ruling.__dict__.update(rule=self._rules[key], verdict=_EFFECT, details=details)
+        return ruling
 
 
 def _language(lang: str) -> str:

@@ -10,6 +10,7 @@ Probabilities are exact fractions, for fair implements unless a set says otherwi
 
 from __future__ import annotations
 
+from bisect import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -164,10 +165,19 @@ class StickTable:
         """Running totals of the outcomes' probabilities, for drawing throws at random."""
         return tuple(accumulate(float(o.probability) for o in self._outcomes))
 
+    @cached_property
+    def _drawing(self) -> tuple[tuple[float, ...], tuple[Throw, ...], int]:
+        """For :meth:`draw`, in one attribute: running totals, throws, last index."""
+        return self.cumulative_weights, tuple(o.throw for o in self._outcomes), self.sticks
+
     def draw(self, rng: Random) -> Throw:
-        """A throw drawn with the table's exact probabilities."""
-        outcome = rng.choices(self._outcomes, cum_weights=self.cumulative_weights)[0]
-        return outcome.throw
+        """A throw drawn with the table's exact probabilities.
+
+        The same draw as ``rng.choices(outcomes, cum_weights=...)``, one ``rng.random()``
+        per throw, without its argument checks (random games draw a throw a move).
+        """
+        weights, throws, last = self._drawing
+        return throws[bisect(weights, rng.random() * weights[last], 0, last)]
 
     def probability(self, throw: Throw) -> Fraction:
         return self.score_probabilities().get(throw.score, Fraction(0))

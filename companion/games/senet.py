@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from companion.core import IN, OFF, START, Move, RaceGame, RuleSet, Tier
 from companion.errors import NotationError
@@ -35,6 +35,11 @@ class Phase(Enum):
     PLAY = "play"
 
 
+# For the hot paths: CPython 3.11 reads a global at full speed, not a class's attribute.
+_OPENING, _FIRST, _PLAY = Phase.OPENING, Phase.FIRST, Phase.PLAY
+_new = object.__new__  # builds frozen values without their __init__ (hot paths)
+
+
 @dataclass(frozen=True)
 class SenetPosition:
     """Everything a Senet ruling depends on.
@@ -49,50 +54,57 @@ class SenetPosition:
     phase: Phase
     throw: int | None
     off: tuple[int, int]
+    # Data derived from the board alone, computed once per board and one side at a time
+    # (a turn asks for the mover's pieces and the opponent's walls), and shared by the
+    # positions with that board: each side's pieces under the side, its walls under
+    # (length, side). Not part of the value (functools.cached_property takes a lock on
+    # every access in Python 3.11, and could not be shared).
+    board_data: dict[object, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.__dict__["board_data"] = {}
 
     def with_turn(self, turn: int, throw: int | None) -> SenetPosition:
         """The same board with another side to move or throw pending (shares derived data)."""
-        position = _position(self.board, turn, self.phase, throw, self.off)
-        position.__dict__[_DERIVED] = self._derived()
+        position = _new(SenetPosition)  # as _position does, inlined: hot path
+        position.__dict__.update(
+            board=self.board,
+            turn=turn,
+            phase=self.phase,
+            throw=throw,
+            off=self.off,
+            board_data=self.board_data,
+        )
         return position
 
-    # Data derived from the board alone is computed once per board and shared by the
-    # positions with that board (functools.cached_property takes a lock on every access
-    # in Python 3.11, and could not be shared).
-    def _derived(self) -> _BoardData:
-        derived: _BoardData | None = self.__dict__.get(_DERIVED)
-        if derived is None:
-            derived = self.__dict__[_DERIVED] = _BoardData()
-        return derived
+    def pieces(self, side: int) -> tuple[int, ...]:
+        """Squares of one side's pieces, in track order."""
+        derived = self.board_data
+        found: tuple[int, ...] | None = derived.get(side)
+        if found is None:
+            found = derived[side] = squares_holding(self.board, PIECE[side])
+        return found
 
     @property
     def squares(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Squares of white's and of black's pieces, in track order."""
-        derived = self._derived()
-        if derived.squares is None:
-            board = self.board
-            derived.squares = (squares_holding(board, "W"), squares_holding(board, "B"))
-        return derived.squares
+        return self.pieces(WHITE), self.pieces(BLACK)
+
+    def wall(self, length: int, side: int) -> frozenset[int]:
+        """Squares of one side that stand in a run of ``length`` or more adjacent pieces."""
+        derived = self.board_data
+        key = (length, side)
+        found: frozenset[int] | None = derived.get(key)
+        if found is None:
+            board, piece = self.board, PIECE[side]
+            # Most boards have no wall: the cheap test first, without a call.
+            found = _runs(board, piece, length) if piece * length in board else _NO_SQUARES
+            derived[key] = found
+        return found
 
     def walls(self, length: int) -> tuple[frozenset[int], frozenset[int]]:
         """Squares of each side that stand in a run of ``length`` or more adjacent pieces."""
-        walls = self._derived().walls
-        found = walls.get(length)
-        if found is None:
-            board = self.board
-            found = walls[length] = (_runs(board, "W", length), _runs(board, "B", length))
-        return found
-
-
-_DERIVED = "derived_"  # where a position keeps its _BoardData, in its __dict__
-
-
-class _BoardData:
-    __slots__ = ("squares", "walls")
-
-    def __init__(self) -> None:
-        self.squares: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        self.walls: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
+        return self.wall(length, WHITE), self.wall(length, BLACK)
 
 
 def _position(
@@ -100,8 +112,10 @@ def _position(
 ) -> SenetPosition:
     """``SenetPosition(...)`` for the hot paths (random games, the Sphinx's search): the
     same value, without the frozen dataclass's ``object.__setattr__`` for each field."""
-    position = object.__new__(SenetPosition)
-    position.__dict__.update(board=board, turn=turn, phase=phase, throw=throw, off=off)
+    position = _new(SenetPosition)
+    position.__dict__.update(
+        board=board, turn=turn, phase=phase, throw=throw, off=off, board_data={}
+    )
     return position
 
 
@@ -109,8 +123,6 @@ _NO_SQUARES: frozenset[int] = frozenset()
 
 
 def _runs(board: str, piece: str, length: int) -> frozenset[int]:
-    if piece * length not in board:
-        return _NO_SQUARES
     squares: set[int] = set()
     run: list[int] = []
     for index, cell in enumerate(board + EMPTY):
@@ -123,7 +135,7 @@ def _runs(board: str, piece: str, length: int) -> frozenset[int]:
     return frozenset(squares)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SenetRules(RuleSet):
     """Parameters of a Senet rule set. House rules: ``dataclasses.replace(rules, ...)``."""
 
@@ -170,6 +182,11 @@ class SenetRules(RuleSet):
             n: frozenset(s for s in self.exits if self.forward_end(s, n) == self.water)
             for n in self.throws.scores
         }
+
+    @cached_property
+    def forward_tables(self) -> dict[int, tuple[list[Move], frozenset[int]]]:
+        """For each score, its forward moves and last-resort starts (one look-up a turn)."""
+        return {n: (self.forward_moves[n], self.last_resort_starts[n]) for n in self.throws.scores}
 
     def start_board(self) -> str:
         board = [EMPTY] * SQUARES
@@ -242,15 +259,17 @@ class Senet(RaceGame[SenetPosition]):
     def tiers(self, position: SenetPosition) -> Iterator[Tier]:
         throw = position.throw
         assert throw is not None
-        if position.phase is Phase.OPENING:
+        if position.phase is _OPENING:
             yield Tier(self._opening_moves(throw), _no_ruling)
             return
-        mine = position.squares[position.turn]
-        enemy_walls = position.walls(self.rules.wall)[1 - position.turn]  # once, not per move
-        forward_moves = self.rules.forward_moves[throw]
-        into_water = self.rules.last_resort_starts[throw]
-        forward = [forward_moves[start] for start in mine if start not in into_water]
-        yield Tier(forward, partial(self._forward_ruling, position, enemy_walls))
+        mine = position.pieces(position.turn)
+        enemy_walls = position.wall(self.rules.wall, 1 - position.turn)  # once, not per move
+        forward_moves, into_water = self.rules.forward_tables[throw]
+        if into_water:
+            forward = [forward_moves[start] for start in mine if start not in into_water]
+        else:
+            forward = list(map(forward_moves.__getitem__, mine))
+        yield Tier(forward, partial(self._forward_ruling, position, mine, enemy_walls))
         backward_moves = self.rules.backward_moves[throw]
         backward = [backward_moves[start] for start in mine if start > throw]
         yield Tier(backward, partial(self._backward_ruling, position, enemy_walls), "backward")
@@ -265,13 +284,19 @@ class Senet(RaceGame[SenetPosition]):
         square = self.rules.first_move_square
         if (
             square is None
-            or position.phase is not Phase.FIRST
-            or position.turn != WHITE
+            or not _white_moves_first(position)
             or move.start == square
             or not any(m.start == square for m in legal)
         ):
             return None
         return self.rules.rules.forbids("first-move", square=square)
+
+    def preferred(self, position: SenetPosition, legal: list[Move]) -> list[Move]:
+        # K3's preference holds for white's first move only (_white_moves_first, inlined:
+        # this runs for every throw with a choice of moves).
+        if position.phase is not _FIRST or position.turn != WHITE:
+            return legal
+        return super().preferred(position, legal)
 
     def pass_ruling(self, position: SenetPosition, allowed: bool) -> Ruling:
         if position.phase is Phase.OPENING:
@@ -286,7 +311,7 @@ class Senet(RaceGame[SenetPosition]):
             return book.forbids("opening", throw=throw)
         if move.start == IN:  # nothing enters: every piece starts on the board
             return book.forbids("pieces")
-        if move.start not in position.squares[position.turn]:
+        if move.start not in position.pieces(position.turn):
             return book.forbids("not-your-piece", square=move.start)
         if move.start in self.rules.exits:
             return self._exit_ruling(move.start, self.rules.forward_end(move.start, throw), throw)
@@ -300,31 +325,25 @@ class Senet(RaceGame[SenetPosition]):
             return self.rules.rules.ruling("exit-off", verdict, square=start, throw=throw)
         return self.rules.rules.ruling("exit", verdict, square=start, throw=throw, target=end)
 
-    def apply(
-        self, position: SenetPosition, move: Move, *, explain: bool = True
-    ) -> tuple[SenetPosition, list[Ruling]]:
-        return self._play(position, move, explain=explain)
-
     def apply_pass(self, position: SenetPosition) -> SenetPosition:
         return position.with_turn(1 - position.turn, None)
 
     # ----- rule functions ----------------------------------------------------------------
     def _forward_ruling(
-        self, position: SenetPosition, enemy_walls: frozenset[int], move: Move
+        self, position: SenetPosition, mine: Sequence[int], enemy_walls: frozenset[int], move: Move
     ) -> Ruling | None:
-        """S4-S7, K4-K6 and one piece per square, for a forward move; ``enemy_walls`` are
-        the opponent's squares in a wall."""
+        """S4-S7, K4-K6 and one piece per square, for a forward move; ``mine`` are the
+        mover's squares in track order, ``enemy_walls`` the opponent's squares in a wall."""
         rules = self.rules
         start, end = move.start, move.end
-        side = position.turn
         past = SQUARES + 1 if end == OFF else end
         exact = rules.exact_square
         if exact is not None and start < exact < past:
             return rules.rules.forbids("exact-square", square=exact)
         if end == OFF and rules.home_row is not None:
-            behind = [s for s in position.squares[side] if s < rules.home_row]
-            if behind:
-                return rules.rules.forbids("bear-off-home", square=behind[0], row=rules.home_row)
+            last = mine[0]  # the mover's last piece
+            if last < rules.home_row:
+                return rules.rules.forbids("bear-off-home", square=last, row=rules.home_row)
         if enemy_walls:
             wall = _first_between(enemy_walls, start, past)
             if wall is not None:
@@ -334,7 +353,7 @@ class Senet(RaceGame[SenetPosition]):
         occupant = position.board[end - 1]
         if occupant == EMPTY:
             return None
-        if occupant == PIECE[side]:
+        if occupant == PIECE[position.turn]:
             return rules.rules.forbids("own-piece", square=end)
         if end in rules.refuges:
             return rules.rules.forbids("refuge", square=end)
@@ -380,45 +399,51 @@ class Senet(RaceGame[SenetPosition]):
         return [START] if opening_move is None else [Move(*opening_move)]
 
     # ----- what a move does --------------------------------------------------------------
-    def _play(
-        self, position: SenetPosition, move: Move, *, explain: bool
+    def apply(
+        self, position: SenetPosition, move: Move, *, explain: bool = True
     ) -> tuple[SenetPosition, list[Ruling]]:
-        book = self.rules.rules
         effects: list[Ruling] = []
-        if position.phase is Phase.OPENING:
+        if position.phase is _OPENING:
             return self._play_opening(position, move, effects, explain)
+        book = self.rules.rules
         side = position.turn
-        board = list(position.board)
+        board = position.board
         start, end = move.start, move.end
         me = PIECE[side]
-        off = list(position.off)
+        white_off, black_off = position.off
         if explain:
             effects.append(self._allowing_ruling(position, move))
-            own_walls = position.walls(self.rules.wall)[side]
+            own_walls = position.wall(self.rules.wall, side)
             own_wall = _first_between(own_walls, min(start, end), max(start, end))
             if own_wall is not None and end != OFF:
                 effects.append(book.effect("own-wall", square=own_wall))
-        board[start - 1] = EMPTY
+        # The board is rebuilt from slices (cheaper than a list of its characters).
         if end == OFF:
-            off[side] += 1
+            board = board[: start - 1] + EMPTY + board[start:]
+            if side == WHITE:
+                white_off += 1
+            else:
+                black_off += 1
         else:
-            occupant = board[end - 1]
-            board[end - 1] = me
-            if occupant != EMPTY:
-                board[start - 1] = occupant
-                if explain:
-                    effects.append(book.effect("swap", square=end, back=start))
+            occupant = board[end - 1]  # an attacked piece takes the attacker's square
+            if start < end:
+                board = board[: start - 1] + occupant + board[start : end - 1] + me + board[end:]
+            else:
+                board = board[: end - 1] + me + board[end : start - 1] + occupant + board[start:]
+            if occupant != EMPTY and explain:
+                effects.append(book.effect("swap", square=end, back=start))
             if end == self.rules.water:
-                board[end - 1] = EMPTY
+                board = board[: end - 1] + EMPTY + board[end:]
                 landing = board.index(EMPTY) + 1
-                board[landing - 1] = me
+                board = board[: landing - 1] + me + board[landing:]
                 if explain:
                     effects.append(book.effect("water", square=end, landing=landing))
         phase = position.phase
-        if phase is Phase.FIRST and side == WHITE:
-            phase = Phase.PLAY
-        turn = self._next_turn(position, off[side], effects if explain else None)
-        return _position("".join(board), turn, phase, None, (off[0], off[1])), effects
+        if phase is _FIRST and side == WHITE:
+            phase = _PLAY
+        borne_off = black_off if side else white_off
+        turn = self._next_turn(position, borne_off, effects if explain else None)
+        return _position(board, turn, phase, None, (white_off, black_off)), effects
 
     def _next_turn(
         self, before: SenetPosition, borne_off: int, effects: list[Ruling] | None
@@ -469,6 +494,11 @@ class Senet(RaceGame[SenetPosition]):
         if end < start:
             return book.allows("backward", square=start, throw=throw)
         return book.allows("distance", throw=throw)
+
+
+def _white_moves_first(position: SenetPosition) -> bool:
+    """Whether white is about to make its first move (K3)."""
+    return position.phase is Phase.FIRST and position.turn == WHITE
 
 
 def _first_between(squares: frozenset[int], low: int, high: int) -> int | None:
