@@ -308,10 +308,7 @@ class Sphinx:
 
     def _child(self, position: Any, move: Move) -> Any:
         """The position after ``move`` (a node of the budget)."""
-        if self._nodes_left >= 0:
-            if self._nodes_left == 0:
-                raise _OutOfBudgetError
-            self._nodes_left -= 1
+        self._spend_node()
         scratch = self._scratch
         scratch.position = position
         if move == PASS:
@@ -345,11 +342,15 @@ class Sphinx:
         assert best is not None
         return best
 
-    def _after_move(self, position: Any, move: Move, depth: int) -> Values:
+    def _spend_node(self) -> None:
+        """One node of the budget (a negative budget: none)."""
         if self._nodes_left >= 0:
             if self._nodes_left == 0:
                 raise _OutOfBudgetError
             self._nodes_left -= 1
+
+    def _after_move(self, position: Any, move: Move, depth: int) -> Values:
+        self._spend_node()
         scratch = self._scratch
         scratch.position = position
         if position.throw is None:  # a move made instead of throwing
