@@ -381,10 +381,10 @@ def test_the_configured_camera_height_is_the_calibrations(
     assert Tray.load(tmp_path / "other").camera_height_mm == 520  # the camera did not move
 
 
-def test_calibrating_a_tray_that_is_not_empty_keeps_the_old_calibration(
-    tmp_path: Path, pictures: ThrowPictures
-) -> None:
+def test_calibrating_a_tray_that_is_not_empty_keeps_the_old_calibration(tmp_path: Path) -> None:
+    from vision.synthetic import scene
+
     jobs = CameraJobs(tmp_path / "tray", tmp_path / "sticks.json")
-    done, reader = jobs.run(CameraTask("calibrate"), pictures.picture("MPMP"), None)
+    done, reader = jobs.run(CameraTask("calibrate"), scene(2, "modern").frame, None)
     assert "the tray is not empty" in done.problem
     assert reader is None and not (tmp_path / "tray").exists()

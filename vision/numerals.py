@@ -45,13 +45,22 @@ BASE_DEFICIT = 0.03  # the base numerals' best numbering over their best with th
 Patch = NDArray[np.float32]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Glyph:
     """An upright numeral as it looks on one set's d4, learned at enrolment."""
 
     value: int
     look: str
     patch: Patch  # GLYPH_SHAPE, high-passed, zero mean, unit norm
+
+    def __eq__(self, other: object) -> bool:  # the patch is an array: compared by its values
+        if not isinstance(other, Glyph):
+            return NotImplemented
+        same = self.value == other.value and self.look == other.look
+        return same and bool(np.array_equal(self.patch, other.patch))
+
+    def __hash__(self) -> int:
+        return hash((self.value, self.look, self.patch.tobytes()))
 
     def as_dict(self) -> dict[str, object]:
         quantised = np.round(self.patch.ravel() * 1000).astype(int).tolist()
