@@ -9,13 +9,15 @@ import pytest
 
 from companion.cli import main
 from vision.errors import CalibrationError
+from vision.markers import markers_available
 from vision.synthetic import scene
 from vision.tray import calibrate, require_empty, things_left_on_floor
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_an_empty_tray_passes(seed: int) -> None:
-    empty = scene(seed, "sticks4", markers=seed % 2 == 0).empty  # marker cards in the corners
+    cards = seed % 2 == 0 and markers_available()  # drawing the cards needs OpenCV 4.7
+    empty = scene(seed, "sticks4", markers=cards).empty
     assert things_left_on_floor(calibrate(empty)) == []
 
 

@@ -257,4 +257,4 @@ def test_mistake_headline_is_wrapped_to_the_picture() -> None:
     picture = np.full((200, 420, 3), 128, np.uint8)
     _draw_headline(picture, text)
     assert (picture[2, :] == 0).all()  # a dark band behind the text
-    assert picture[: 20 * len(lines)].max() == 255  # white text on it
+    assert picture[: 20 * len(lines)].max() >= 250  # white text on it (anti-aliased)
