@@ -120,47 +120,61 @@ def _choice(game: Senet, position: SenetPosition, move: Any) -> Choice:
 Policy = Callable[[Sequence[Choice], dict[State, float]], float]
 
 
-def _iterate(branches: dict[State, list[Branch]], policy: Policy) -> dict[State, float]:
-    values: dict[State, float] = dict.fromkeys(branches, 0.0)
-    values[()] = 0.0
+def _fixed_point(
+    states: Sequence[State],
+    start: dict[State, float],
+    update: Callable[[State, dict[State, float]], float],
+) -> dict[State, float]:
+    """Value iteration: ``update`` each state in turn, in place, until none moves by more
+    than SOLVED."""
+    values = dict(start)
     change = 1.0
     while change > SOLVED:
         change = 0.0
-        for state, state_branches in branches.items():
-            expected = 0.0
-            for branch in state_branches:
-                after = policy(branch.choices, values) if branch.choices else values[state]
-                expected += branch.probability * (branch.turns + after)
-            change = max(change, abs(expected - values[state]))
-            values[state] = expected
+        for state in states:
+            new = update(state, values)
+            change = max(change, abs(new - values[state]))
+            values[state] = new
     return values
+
+
+def _iterate(branches: dict[State, list[Branch]], policy: Policy) -> dict[State, float]:
+    def expected_turns(state: State, values: dict[State, float]) -> float:
+        return sum(
+            branch.probability
+            * (branch.turns + (policy(branch.choices, values) if branch.choices else values[state]))
+            for branch in branches[state]
+        )
+
+    start = {**dict.fromkeys(branches, 0.0), (): 0.0}
+    return _fixed_point(list(branches), start, expected_turns)
 
 
 def _spread(branches: dict[State, list[Branch]], perfect: dict[State, float]) -> dict[State, float]:
     """Standard deviation of the turns, played perfectly: E[T^2] for T = turns of this
     throw + T after it, by the same iteration."""
-    squares: dict[State, float] = dict.fromkeys(perfect, 0.0)
-    change = 1.0
-    while change > SOLVED:
-        change = 0.0
-        for state, state_branches in branches.items():
-            expected = 0.0
-            for branch in state_branches:
-                after = state
-                if branch.choices:
-                    after = min(branch.choices, key=lambda c: perfect[c.after]).after
-                turns = branch.turns
-                expected += branch.probability * (
-                    turns * turns + 2 * turns * perfect[after] + squares[after]
-                )
-            change = max(change, abs(expected - squares[state]))
-            squares[state] = expected
+
+    def expected_square(state: State, squares: dict[State, float]) -> float:
+        total = 0.0
+        for branch in branches[state]:
+            after = state
+            if branch.choices:
+                after = min(branch.choices, key=lambda c: perfect[c.after]).after
+            turns = branch.turns
+            total += branch.probability * (
+                turns * turns + 2 * turns * perfect[after] + squares[after]
+            )
+        return total
+
+    squares = _fixed_point(list(branches), dict.fromkeys(perfect, 0.0), expected_square)
     return {state: max(0.0, squares[state] - perfect[state] ** 2) ** 0.5 for state in perfect}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--pieces", type=int, default=2, help="white's pieces left (1-3)")
+    parser.add_argument(
+        "--pieces", type=int, default=2, choices=(1, 2, 3), help="white's pieces left"
+    )
     args = parser.parse_args()
     solution = solve_endgame(args.pieces)
     perfect, by_evaluation = solution.perfect, solution.by_evaluation
@@ -185,6 +199,9 @@ def main() -> int:
         f"perfectly, {mean_evaluation:.2f} by the evaluation; worst: "
         + ", ".join(f"{state} {by_evaluation[state] - perfect[state]:+.2f}" for state in gaps[-3:])
     )
+    if not solution.decisions:  # a lone piece never has two moves to choose from
+        print("No decision with a choice.")
+        return 0
     print(
         f"Decisions with a choice: {solution.decisions}; the evaluation's move is not a "
         f"best one in {solution.wrong}, losing {solution.cost / solution.decisions:.3f} "

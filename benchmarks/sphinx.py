@@ -19,7 +19,7 @@ from typing import Any
 
 from benchmarks.match import DEFAULT_NAMES, rules_named
 from companion.core import RaceGame, RuleSet
-from companion.randomplay import random_action
+from companion.randomplay import sampled_games
 from companion.sphinx import Level, Sphinx
 
 TARGET_MS = 200.0
@@ -28,15 +28,7 @@ TARGET_MS = 200.0
 def positions(rules: RuleSet, count: int, seed: int) -> list[RaceGame[Any]]:
     """Games stopped at ``count`` positions where the player to move has a choice."""
     rng = random.Random(seed)
-    found: list[RaceGame[Any]] = []
-    game = rules.game()
-    while len(found) < count:
-        if game.is_over():
-            game = rules.game()
-        if _has_choice(game) and rng.random() < 0.2:
-            found.append(rules.game(game.position))
-        random_action(game, rng, instead_rate=0.1)
-    return found
+    return sampled_games(rules, count, rng, wanted=_has_choice, rate=0.2, instead_rate=0.1)
 
 
 def _has_choice(game: RaceGame[Any]) -> bool:

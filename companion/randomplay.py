@@ -8,6 +8,7 @@ the player does so at the given rate, so that every rule gets exercised.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from companion.core import Action, RaceGame, RuleSet
@@ -44,3 +45,25 @@ def random_game(rules: RuleSet, rng: random.Random, *, max_actions: int = 100_00
             break
         random_action(game, rng)
     return game
+
+
+def sampled_games(
+    rules: RuleSet,
+    count: int,
+    rng: random.Random,
+    *,
+    wanted: Callable[[RaceGame[Any]], bool],
+    rate: float,
+    instead_rate: float = INSTEAD_OF_THROWING_RATE,
+) -> list[RaceGame[Any]]:
+    """``count`` games set up at positions of random play that are ``wanted``, each kept
+    at ``rate`` (so that they come from many games, not the first few)."""
+    found: list[RaceGame[Any]] = []
+    game = rules.game()
+    while len(found) < count:
+        if game.is_over():
+            game = rules.game()
+        if wanted(game) and rng.random() < rate:
+            found.append(rules.game(game.position))
+        random_action(game, rng, instead_rate=instead_rate)
+    return found

@@ -11,24 +11,17 @@ import pytest
 from companion import games
 from companion.core import RaceGame
 from companion.games.modern import Modern
-from companion.randomplay import random_action
+from companion.randomplay import sampled_games
 from companion.sphinx import SETTINGS, Level, LevelSettings, Sphinx
 
 
 def _choices(name: str, count: int, seed: int) -> list[RaceGame[Any]]:
     """Positions of random play where the player to move chooses among several moves."""
-    rules = games.get(name)
-    rng = random.Random(seed)
-    found: list[RaceGame[Any]] = []
-    game = rules.game()
-    while len(found) < count:
-        if game.is_over():
-            game = rules.game()
-        several = game.position.throw is not None and len(game.legal_moves()) > 2
-        if several and rng.random() < 0.1:
-            found.append(rules.game(game.position))
-        random_action(game, rng)
-    return found
+
+    def several(game: RaceGame[Any]) -> bool:
+        return game.position.throw is not None and len(game.legal_moves()) > 2
+
+    return sampled_games(games.get(name), count, random.Random(seed), wanted=several, rate=0.1)
 
 
 def _searcher(name: str, depth: int, *, prune: bool) -> Sphinx:
