@@ -135,14 +135,16 @@ def _guarded(handler: Handler) -> Handler:
     return run
 
 
-def _load_tray(spec: str | None, fallback: Any = None) -> Tray:
+def _load_tray(spec: str | None, frames: Iterator[Any] | None = None) -> Tray:
+    """The tray of ``--tray``; without it, the first of ``frames`` is the empty tray (the
+    frames after it are then the pictures)."""
     from vision.errors import CalibrationError
     from vision.tray import Tray, calibrate, read_image
 
     if spec is None:
-        if fallback is None:
+        if frames is None:
             raise CalibrationError("give --tray: a calibration folder or an empty-tray image")
-        return calibrate(fallback)
+        return calibrate(next(frames))
     path = Path(spec)
     return Tray.load(path) if path.is_dir() else calibrate(read_image(path))
 
@@ -259,7 +261,7 @@ def _guided_glyphs(args: argparse.Namespace) -> list[Any]:
     )
     shown: list[tuple[int, Any]] = []
     with _opened(args.source) as frames:
-        tray = _load_tray(args.tray, next(frames))
+        tray = _load_tray(args.tray, frames)
         for index, frame in enumerate(frames):
             value = VALUES[index % len(VALUES)]
             seen = list(d4s_in(frame, tray))
@@ -306,8 +308,7 @@ def _guided_examples(args: argparse.Namespace) -> list[Any]:
         file=say,
     )
     with _opened(args.source) as frames:
-        first = next(frames)
-        tray = _load_tray(args.tray, first)
+        tray = _load_tray(args.tray, frames)
         segmenter = Segmenter(tray)
         for index, frame in enumerate(frames):
             face = "MP"[index % 2]
@@ -385,8 +386,7 @@ def _watch(args: argparse.Namespace) -> int:
     kit = _kit(args)
     profile = _load_profile(args.profile)
     with _opened(args.source) as frames:
-        first = next(frames)
-        tray = _load_tray(args.tray, first)
+        tray = _load_tray(args.tray, frames)
         watcher = ThrowWatcher(Reader(tray, profile), kit, still_frames=args.still)
         count = 0
         for frame in frames:

@@ -192,3 +192,16 @@ def test_a_d4_whose_outline_looks_cocked_is_still_read_when_its_numerals_agree(
     cocked_d6 = scene(5, "modern", "cocked")
     observation = Reader(calibrate(cocked_d6.empty), profile).read(cocked_d6.frame)
     assert not observation.of_kind(Kind.D4)
+
+
+def test_with_a_calibrated_tray_the_first_picture_is_the_first_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Given --tray, no frame is taken for the empty tray: the first picture shows 1."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(tmp_path / "empty.png"), scene(0, "ur-nostick", tray_seed=5).empty)
+    cv2.imwrite(str(frames / "001.png"), scene(301, "ur-nostick", values=(1,), tray_seed=5).frame)
+    args = ["vision", "enrol", "--kind", "d4", "--source", str(frames), "--out", "x.json"]
+    assert main([*args, "--tray", str(tmp_path / "empty.png")]) == 2
+    assert "picture 1 (1 on top): 1 taken" in capsys.readouterr().err
