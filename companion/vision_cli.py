@@ -46,7 +46,11 @@ def add_vision_commands(commands: Any) -> None:
         "by the markers when all four are seen (default)",
     )
     calibrate.add_argument(
-        "--camera-height", type=float, default=380.0, metavar="MM", help="lens above the floor"
+        "--camera-height",
+        type=_camera_height,
+        default=None,
+        metavar="MM",
+        help="lens above the felt, in mm (default 380)",
     )
     calibrate.set_defaults(handler=_guarded(_calibrate))
 
@@ -135,6 +139,17 @@ def _guarded(handler: Handler) -> Handler:
     return run
 
 
+def _camera_height(text: str) -> float:
+    """``--camera-height``: a lens far enough above the felt for dice to lie below it."""
+    try:
+        height = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of millimetres") from None
+    if not 100 <= height <= 2000:
+        raise argparse.ArgumentTypeError(f"{text} mm: the lens is 100 to 2000 mm above the felt")
+    return height
+
+
 def _load_tray(spec: str | None, frames: Iterator[Any] | None = None) -> Tray:
     """The tray of ``--tray``; without it, the first of ``frames`` is the empty tray (the
     frames after it are then the pictures)."""
@@ -165,18 +180,17 @@ def _kit(args: argparse.Namespace) -> Kit | None:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from vision.markers import calibrate_with_markers, find_markers, markers_available
-    from vision.tray import calibrate, require_empty
+    from vision.tray import CAMERA_HEIGHT_MM, calibrate, require_empty
 
+    height = args.camera_height or CAMERA_HEIGHT_MM
     with _opened(args.source) as frames:
         empty = next(frames)
     by = args.by
     if by == "auto":
         seen = find_markers(empty) if markers_available() else {}
         by = "markers" if len(seen) == 4 else "outline"
-    if by == "markers":
-        tray = calibrate_with_markers(empty, args.camera_height)
-    else:
-        tray = calibrate(empty, args.camera_height)
+    calibrated_by = calibrate_with_markers if by == "markers" else calibrate
+    tray = calibrated_by(empty, height)
     require_empty(tray)
     tray.save(args.out)
     print(f"tray found by its {by}: {tray.px_per_mm:.2f} px/mm; written to {args.out}")

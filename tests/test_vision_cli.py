@@ -113,3 +113,39 @@ def test_guided_enrolment_explains_and_asks_for_more_pictures(
     err = capsys.readouterr().err
     assert "picture 1 (every stick marked face up): 4 taken" in err
     assert "only 0 plain faces were seen" in err
+
+
+def test_a_broken_labels_line_is_named_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = write_set(tmp_path / "set", 2, seed=3)
+    labels = folder / "labels.jsonl"
+    first, *_ = labels.read_text(encoding="utf-8").splitlines()
+    record = json.loads(first)
+    del record["objects"]
+    labels.write_text(first + "\n" + json.dumps(record) + "\n", encoding="utf-8")
+    assert main(["vision", "evaluate", str(folder)]) == 2
+    assert "labels.jsonl, line 2: no 'objects'" in capsys.readouterr().err
+    labels.write_text(first + "\n{not json\n", encoding="utf-8")
+    assert main(["vision", "enrol", "--labels", str(folder), "--out", "x.json"]) == 2
+    assert "labels.jsonl, line 2:" in capsys.readouterr().err
+
+
+def test_a_profile_that_cannot_be_written_is_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = write_set(tmp_path / "set", 2, seed=3)
+    out = tmp_path / "no such folder" / "p.json"
+    assert main(["vision", "enrol", "--labels", str(folder), "--out", str(out)]) == 2
+    assert "the profile cannot be written to" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("height", ["0", "tall", "20"])
+def test_an_impossible_camera_height_is_refused(
+    height: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["vision", "calibrate", "--source", str(tmp_path), "--out", str(tmp_path / "t")]
+    with pytest.raises(SystemExit) as exit_:
+        main([*args, "--camera-height", height])
+    assert exit_.value.code == 2
+    assert "--camera-height" in capsys.readouterr().err

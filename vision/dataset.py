@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.errors import VisionError
+from vision.errors import LabelsError, VisionError
 from vision.features import face_features, stick_strip
 from vision.kit import Kit, kit_named
 from vision.numerals import DieNumerals, Glyph, die_numerals, learn_glyphs
@@ -46,8 +46,17 @@ def load_scenes(folder: Path) -> list[Scene]:
     try:
         lines = labels.read_text(encoding="utf-8").splitlines()
     except OSError as error:
-        raise VisionError(f"{labels}: {error.strerror}") from None
-    return [_scene(folder, json.loads(line)) for line in lines if line.strip()]
+        raise LabelsError(f"{labels}: {error.strerror}") from None
+    scenes = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            scenes.append(_scene(folder, json.loads(line)))
+        except (ValueError, KeyError, TypeError, AttributeError, VisionError) as error:
+            shown = f"no {error}" if isinstance(error, KeyError) else str(error)
+            raise LabelsError(f"{labels}, line {number}: {shown}") from None
+    return scenes
 
 
 def _scene(folder: Path, record: dict[str, object]) -> Scene:

@@ -21,3 +21,7 @@ class CalibrationError(VisionError, ValueError):
 
 class ProfileError(VisionError, ValueError):
     """A profile file is missing, unreadable or lacks the faces a reading needs."""
+
+
+class LabelsError(VisionError, ValueError):
+    """A labelled folder's ``labels.jsonl`` is missing or has a line that cannot be read."""

@@ -99,7 +99,12 @@ class Profile:
         }
         if self.glyphs:
             record["d4_glyphs"] = [glyph.as_dict() for glyph in self.glyphs]
-        path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        try:
+            path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        except OSError as error:
+            raise ProfileError(
+                f"the profile cannot be written to {path}: {error.strerror}"
+            ) from None
 
     @classmethod
     def load(cls, path: Path) -> Profile:
