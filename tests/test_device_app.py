@@ -160,6 +160,16 @@ def test_camera_failure_and_recovery(app: App) -> None:
     assert app.camera_ok
 
 
+def test_news_from_the_camera_waits_behind_a_problem_found_at_start(tmp_path: Path) -> None:
+    (tmp_path / "game.json").write_text("{not a saved game", encoding="utf-8")
+    app = make_app(tmp_path)
+    assert isinstance(app.screen, Message) and "game" in " ".join(app.screen.lines)
+    app.handle(CameraFailed("no frame for 5 s"), 1.0)
+    assert isinstance(app.screen, Message) and "game" in " ".join(app.screen.lines)
+    app.handle(SELECT, 2.0)
+    assert isinstance(app.screen, Message) and "no frame" in " ".join(app.screen.lines)
+
+
 def test_a_throw_seen_while_moving_pieces_is_ignored(app: App) -> None:
     app.handle(ThrowRead("MPPP"), 2.0)
     app.handle(SELECT, 3.0)

@@ -13,7 +13,7 @@ from device_helpers import make_app
 from companion import throwlog
 from companion.core import END, Move
 from companion.device.app import App
-from companion.device.events import Effect, Key, Press, SphinxAnswer, ThrowRead
+from companion.device.events import CameraBack, Effect, Key, Press, SphinxAnswer, ThrowRead
 from companion.device.loop import EventLoop
 from companion.device.screens import (
     AwaitThrow,
@@ -147,6 +147,18 @@ def test_bad_seats_and_options_in_the_settings_are_set_aside(
 
 
 # ----- the Sphinx's turn -------------------------------------------------------------------
+def test_a_message_over_the_sphinx_thinking_asks_it_nothing_new(tmp_path: Path) -> None:
+    app = started(make_app(tmp_path, game="ur-finkel", seats=("easy", "person")))
+    app.handle(ThrowRead("2"), 2.0)
+    app.handle(SELECT, 3.0)  # past the score
+    assert Effect.THINK in app.take_effects()
+    asked = app.request
+    app.handle(CameraBack(), 4.0)  # news from the camera while the Sphinx thinks
+    app.handle(SELECT, 5.0)  # read: back to the Sphinx thinking
+    assert isinstance(app.screen, Thinking)
+    assert Effect.THINK not in app.take_effects() and app.request is asked
+
+
 def test_the_sphinx_names_its_move_and_the_players_confirm_it(tmp_path: Path) -> None:
     app = started(make_app(tmp_path, game="ur-finkel", seats=("easy", "person")))
     app.handle(ThrowRead("2"), 2.0)

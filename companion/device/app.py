@@ -144,7 +144,9 @@ class App:
 
     @screen.setter
     def screen(self, screen: Screen) -> None:
-        if isinstance(screen, Thinking) and screen != self._screen:
+        # Back to the Sphinx's thinking from a message over it, or from the screen saver,
+        # is no new question: only a Thinking that is not already under them asks.
+        if isinstance(screen, Thinking) and screen != self._unwrapped():
             self._ask(screen)
         self._screen = screen
 
@@ -209,13 +211,17 @@ class App:
             self._throw_refused(event.reason)
         elif isinstance(event, CameraFailed):
             self.camera_ok = False
-            message = self._t("camera-failed", reason=event.reason)
-            self.screen = Message(self._t("camera"), (message,), self._unwrapped())
+            self._tell(self._t("camera"), self._t("camera-failed", reason=event.reason))
         elif isinstance(event, CameraDone):
             self._camera_done(event)
         elif isinstance(event, CameraBack):
             self.camera_ok = True
-            self.screen = Message(self._t("camera"), (self._t("camera-back"),), self._unwrapped())
+            self._tell(self._t("camera"), self._t("camera-back"))
+
+    def _tell(self, title: str, line: str) -> None:
+        """A message shown after those already on the screen (a problem found at start-up
+        is not pushed away by the camera's news)."""
+        self.screen = _rewrapped(self.screen, Message(title, (line,), self._unwrapped()))
 
     def _unwrapped(self) -> Screen:
         screen = self.screen
