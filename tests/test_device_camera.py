@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
 import pytest
 from device_helpers import make_app
 from gpiozero.pins.mock import MockFactory
@@ -23,6 +24,7 @@ from companion.device.camerathrows import (
     CameraSetupError,
     CameraThrows,
     ThrowReader,
+    problem_text,
     refusal_text,
     settings_for,
 )
@@ -234,6 +236,7 @@ def test_an_unreadable_profile_is_reported_before_the_camera_starts(tmp_path: Pa
         settings_for("pi", tray=None, profile=tmp_path / "missing.json")
     app = make_app(tmp_path)
     loop = EventLoop(app, dummy_display())
+    (tmp_path / "missing.json").write_text("{cut short", encoding="utf-8")  # there, unreadable
     config = device_config.DeviceConfig(camera_profile=tmp_path / "missing.json")
     assert _camera("0", config, tmp_path, loop) is None
     event = loop.events.get_nowait()
@@ -390,5 +393,34 @@ def test_a_game_whose_dice_are_not_read_yet_is_said_once(
         kit = "sticks4"  # a game of Senet now
         assert events.get(timeout=10) == CameraBack()
         assert events.get(timeout=10) == ThrowRead("MMPP")
+    finally:
+        camera.stop()
+
+
+class _SmallerStream(_Stream):
+    """The camera's picture size changed since the tray was calibrated."""
+
+    def frames(self) -> Iterator[Any]:
+        for frame in super().frames():
+            yield cv2.resize(frame, None, fx=0.75, fy=0.75)
+
+
+def test_frames_of_another_size_are_said_once_not_over_and_over(
+    sticks: tuple[ThrowPictures, Profile],
+) -> None:
+    pictures, profile = sticks
+    events: queue.Queue[Event] = queue.Queue()
+    settings = CameraSettings(
+        open_source=lambda: _SmallerStream(pictures),
+        make_reader=lambda first: _reader(pictures, profile),
+        retry_seconds=0.05,
+    )
+    camera = CameraThrows(settings, post=events.put, kit=lambda: "sticks4", lang=lambda: "en")
+    camera.start()
+    try:
+        failed = events.get(timeout=10)
+        assert failed == CameraFailed(problem_text("frame-size", "en"))
+        time.sleep(0.3)
+        assert events.empty()  # no "camera back", no second failure
     finally:
         camera.stop()

@@ -109,9 +109,13 @@ class Profile:
     @classmethod
     def load(cls, path: Path) -> Profile:
         try:
-            return cls.from_json(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except OSError as error:
             raise ProfileError(f"profile {path} cannot be read: {error.strerror}") from None
+        try:
+            return cls.from_json(text)
+        except ProfileError as error:
+            raise ProfileError(f"{path}: {error}") from None
 
     @classmethod
     def from_json(cls, text: str) -> Profile:

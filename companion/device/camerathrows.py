@@ -287,15 +287,16 @@ class CameraThrows:
             if kit is not None and kit not in READABLE_KITS:
                 self._fail(problem_text("kit", self.lang()))
                 continue
+            if frame.shape[:2] != reader.reader.tray.empty.shape[:2]:
+                # The picture's size changed since calibrating: calibrating again (a task
+                # above) mends it, so the camera stays open, failed once, not back and forth.
+                self._fail(problem_text("frame-size", self.lang()))
+                continue
             if self.failed:
                 with self._tasks_lock:
                     self.failed = False
                 self.post(CameraBack())
-            try:
-                event = reader.feed(frame, kit, self.lang())
-            except ValueError:  # a frame of another size than the calibrated tray
-                self._fail(problem_text("frame-size", self.lang()))
-                return False
+            event = reader.feed(frame, kit, self.lang())
             if event is not None:
                 self.post(event)
         if not self.settings.live:

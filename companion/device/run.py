@@ -125,7 +125,8 @@ def _camera(
         settings = settings_for(
             spec,
             tray=tray,
-            profile=enrolled if config.camera_profile or enrolled.is_file() else None,
+            # Configured but not enrolled yet: the shipped profile until enrolment writes it.
+            profile=enrolled if enrolled.is_file() else None,
             size=(config.camera_width, config.camera_height),
             still_frames=config.camera_still_frames,
         )
