@@ -80,16 +80,14 @@ class Session:
             except EOFError:
                 self.say("")
                 return 0
-            if planned is not None and line in ("", "ok", "done"):
-                self._play_planned(planned)
-                continue
-            if not line:
-                continue
             if line in ("quit", "q", "exit"):
                 self.say(f"Saved in {self.save_path}.")
                 return 0
             try:
-                self.handle(line)
+                if planned is not None and line in ("", "ok", "done"):
+                    self._play_planned(planned)
+                elif line:
+                    self.handle(line)
             except CompanionError as error:
                 self.say(f"  {error}")
 
@@ -324,9 +322,10 @@ def run_session(
     the companion plays, at ``level``.
     """
     rules = games.get(game) if isinstance(game, str) else game
-    seats = sphinx_seats(rules, sphinx, level, seed) if sphinx else None
     path = Path(save) if save else savefile.default_path(rules.name)
     started, start = _start_or_resume(rules, path, new, say)
+    # The sides are those of the game played: a resumed game keeps its own players.
+    seats = sphinx_seats(started.rules, sphinx, level, seed) if sphinx else None
     session = Session(
         started,
         start,

@@ -167,3 +167,29 @@ def test_impossible_sphinx_sides_are_refused(
 ) -> None:
     with pytest.raises(NotationError, match=message):
         sphinx_game(tmp_path / "game.json", [], sides=sides)
+
+
+def test_a_resumed_game_keeps_its_players_for_the_sphinx(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    four = games.get("mehen").with_options({"players": "4"})
+    started = four.game()
+    savefile.save(started, path, started.fen())
+    table = sphinx_game(path, [], game="mehen", sides=(4,))  # side 4 of the saved game
+    assert "Resumed" in table.text
+
+
+def test_a_move_of_the_sphinx_that_cannot_be_saved_is_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saves: list[object] = []
+    real_save = savefile.save
+
+    def disk_full_at_the_sphinx_move(*args: object, **kwargs: object) -> None:
+        saves.append(args)
+        if len(saves) >= 4:  # a throw, a move, the Sphinx's throw saved; then its move
+            raise SaveFileError("the disk is full")
+        real_save(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(savefile, "save", disk_full_at_the_sphinx_move)
+    table = sphinx_game(tmp_path / "game.json", ["PMPP", "1", "MMPP", ""])
+    assert "the disk is full" in table.text
