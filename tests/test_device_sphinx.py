@@ -6,6 +6,7 @@ import json
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from device_helpers import make_app
@@ -194,16 +195,29 @@ def test_back_while_the_sphinx_thinks_undoes_the_throw_and_its_late_answer_is_ig
     assert isinstance(app.screen, AwaitThrow)
 
 
-def test_the_loop_runs_the_search_in_a_worker_thread(tmp_path: Path) -> None:
+def test_the_loop_runs_the_search_in_a_worker_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import companion.device.loop as device_loop
+
+    from companion.device.sphinxturn import think as search
+
+    searched_in: list[threading.Thread] = []
+
+    def recorded(request: Any) -> SphinxAnswer:
+        searched_in.append(threading.current_thread())
+        return search(request)
+
+    monkeypatch.setattr(device_loop, "think", recorded)
     app = started(make_app(tmp_path, game="senet-modern", seats=("strong", "person")))
     loop = EventLoop(app, dummy_display())
     loop.step(ThrowRead("3,5"))
     loop.step(SELECT)
     assert isinstance(app.screen, Thinking)
-    workers = [thread for thread in threading.enumerate() if thread.name == "sphinx"]
     answer = loop.events.get(timeout=10)
-    assert isinstance(answer, SphinxAnswer)
-    assert workers or answer.moves  # the worker may already have finished
+    assert isinstance(answer, SphinxAnswer) and answer.moves
+    assert [thread.name for thread in searched_in] == ["sphinx"]
+    assert searched_in[0] is not threading.main_thread()
     loop.step(answer)
     assert isinstance(app.screen, SphinxMove)
 
