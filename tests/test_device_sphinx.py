@@ -199,7 +199,6 @@ def test_the_loop_runs_the_search_in_a_worker_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import companion.device.loop as device_loop
-
     from companion.device.sphinxturn import think as search
 
     searched_in: list[threading.Thread] = []
