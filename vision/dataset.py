@@ -126,9 +126,7 @@ def d4s_in(frame: Image, tray: Tray) -> Iterator[DieNumerals]:
     for blob in Segmenter(tray).foreground(frame).blobs:
         call = classify(blob)
         if call.shape is Shape.FLAT and call.kind is Kind.D4:
-            tetra = fit_tetra(frame, blob, tray)
-            if tetra is not None:
-                yield die_numerals(frame, tetra)
+            yield die_numerals(frame, fit_tetra(frame, blob, tray))
 
 
 def _d4s_in(
@@ -138,9 +136,7 @@ def _d4s_in(
         box, value = max(truths, key=lambda truth: truth[0].iou(blob.box))
         if box.iou(blob.box) < MATCH_IOU or classify(blob).kind is not Kind.D4:
             continue
-        tetra = fit_tetra(frame, blob, tray)
-        if tetra is not None:
-            yield value, die_numerals(frame, tetra)
+        yield value, die_numerals(frame, fit_tetra(frame, blob, tray))
 
 
 def labelled_d4s(scenes: list[Scene]) -> Iterator[tuple[int, DieNumerals]]:

@@ -268,11 +268,15 @@ def _stories(apex: Scores | None, corners: list[Scores | None]) -> list[Story]:
     return sorted(told, key=lambda story: -story.score)
 
 
-def read_d4(frame: Image, tetra: Tetra, glyphs: tuple[Glyph, ...]) -> D4Reading:
-    complete = complete_looks(glyphs)
-    if not complete:
-        return D4Reading(None, 0.0, "the profile lacks the d4's numerals: enrol the d4")
-    return read_numerals(die_numerals(frame, tetra), complete)
+def d4_templates(glyphs: tuple[Glyph, ...]) -> Templates:
+    """The glyphs a reader compares numerals with, prepared once: those of the looks that
+    know every value, high-passed; none when no look does (the d4 must be enrolled)."""
+    return templates(complete_looks(glyphs))
+
+
+def read_d4(frame: Image, tetra: Tetra, prepared: Templates) -> D4Reading:
+    """The value of the fitted die ``tetra``, from glyphs prepared by :func:`d4_templates`."""
+    return _read_prepared(die_numerals(frame, tetra), prepared)
 
 
 def complete_looks(glyphs: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
@@ -292,7 +296,10 @@ def read_numerals(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> D4Reading
     - the numbering that fits all numerals best has V on top, clearly better than any
       numbering with another value on top.
     """
-    prepared = templates(glyphs)
+    return _read_prepared(numerals, templates(glyphs))
+
+
+def _read_prepared(numerals: DieNumerals, prepared: Templates) -> D4Reading:
     apex_scores = _mean_scores(numerals.apex, prepared)
     if apex_scores is None:
         return D4Reading(None, 0.0, "the d4's faces are seen too much edge on")

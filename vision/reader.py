@@ -10,7 +10,7 @@ from collections import Counter
 
 from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
-from vision.numerals import read_d4
+from vision.numerals import d4_templates, read_d4
 from vision.observation import (
     MARKED,
     NO,
@@ -54,6 +54,7 @@ class Reader:
         self.tray = tray
         self.profile = profile
         self.segmenter = Segmenter(tray)
+        self._d4_glyphs = d4_templates(profile.glyphs)
 
     def read(self, frame: Image, kit: Kit | None = None) -> Observation:
         blobs = self._blobs(frame)
@@ -129,12 +130,10 @@ class Reader:
         return Implement(kind, blob.box, reading.confidence, face=face)
 
     def _read_d4(self, frame: Image, blob: Blob) -> Implement | Refusal:
-        if not self.profile.glyphs:
-            return Refusal(Reason.UNCLEAR, blob.box, "the profile lacks the d4's numerals")
-        tetra = fit_tetra(frame, blob, self.tray)
-        if tetra is None:
-            return Refusal(Reason.UNCLEAR, blob.box, "the d4's faces are not found")
-        reading = read_d4(frame, tetra, self.profile.glyphs)
+        if not self._d4_glyphs:
+            detail = "the profile lacks the d4's numerals: enrol the d4"
+            return Refusal(Reason.UNCLEAR, blob.box, detail)
+        reading = read_d4(frame, fit_tetra(frame, blob, self.tray), self._d4_glyphs)
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)

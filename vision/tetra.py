@@ -43,8 +43,6 @@ class Tetra:
 
     base: Points  # (3, 2) full-frame pixels
     apex: Points  # (2,)
-    edge_mm: float
-    fit: float  # share of the crop's colour variance the model leaves unexplained
 
     def faces(self) -> list[tuple[int, int]]:
         """Visible faces as (i, j): the face through the top point and base corners i, j,
@@ -57,20 +55,6 @@ class Tetra:
                 # as printed, not mirrored.
                 seen.append((j, i))
         return seen
-
-    def outline_match(self, contour: NDArray[np.int32]) -> float:
-        """Intersection over union of the die's picture (base and top point) with an
-        outline: low when the die does not lie on a face as the model says."""
-        corners = np.vstack([self.base, self.apex[None]])
-        hull = cv2.convexHull(np.round(corners).astype(np.int32)).reshape(-1, 2)
-        x0, y0 = np.minimum(hull.min(axis=0), contour.reshape(-1, 2).min(axis=0)) - 2
-        x1, y1 = np.maximum(hull.max(axis=0), contour.reshape(-1, 2).max(axis=0)) + 2
-        model = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        seen = np.zeros_like(model)
-        cv2.fillConvexPoly(model, hull - (x0, y0), 1)
-        cv2.drawContours(seen, [contour.reshape(-1, 1, 2) - (x0, y0)], -1, 1, -1)
-        union = int(np.count_nonzero(model | seen))
-        return int(np.count_nonzero(model & seen)) / union if union else 0.0
 
     def face_share(self, face: tuple[int, int]) -> float:
         """The face's area in the picture over the base's: 1/3 for a face seen from straight
@@ -117,13 +101,13 @@ class _Model:
         changed = change.reshape(-1, 1).astype(np.float64)
         ones = np.ones_like(changed)
         # Per pixel: count, colour, squared colour, change: each summed per region.
-        self.columns = np.hstack([ones, pixels, (pixels**2).sum(axis=1, keepdims=True), changed])
+        columns = np.hstack([ones, pixels, (pixels**2).sum(axis=1, keepdims=True), changed])
         self.offset = offset
         self.scale = scale
-        spread = float(self.columns[:, 4].sum() - (pixels.sum(axis=0) ** 2).sum() / len(pixels))
+        spread = float(columns[:, 4].sum() - (pixels.sum(axis=0) ** 2).sum() / len(pixels))
         self.total = max(spread, 1e-9)
         self.pixels = len(pixels)
-        self.by_column = [np.ascontiguousarray(self.columns[:, k]) for k in range(6)]
+        self.by_column = [np.ascontiguousarray(columns[:, k]) for k in range(6)]
         self.change_total = float(changed.sum())
 
     def labels(self, base: Points, apex: Points) -> NDArray[np.uint8]:
@@ -174,7 +158,7 @@ DARKER = -1.0
 SILHOUETTE_WEIGHT = 1.0
 
 
-def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra | None:
+def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra:
     """The d4's base and top point that best explain the picture around ``blob``."""
     px_per_mm = tray.px_per_mm
     margin = round(MARGIN_MM * px_per_mm)
@@ -227,9 +211,8 @@ def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra | None:
         if best is None or error < best[1]:
             best = (params, error)
     assert best is not None
-    params, error = _pattern_search(cost_with(fine), best[0], steps / 4, 0.25, FINE_EVALUATIONS)
-    base, apex = shape(params)
-    return Tetra(base, apex, params[3] / px_per_mm, error)
+    params, _ = _pattern_search(cost_with(fine), best[0], steps / 4, 0.25, FINE_EVALUATIONS)
+    return Tetra(*shape(params))
 
 
 def _pattern_search(
