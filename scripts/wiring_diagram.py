@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw
 
 from companion.device import config as device_config
 from companion.device.font import BOLD, SMALL, BitmapFont
+from companion.errors import CompanionError
 
 # The 40-pin header of every Raspberry Pi since the B+ (physical pin -> what it carries).
 HEADER: dict[int, str] = {
@@ -233,9 +234,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--config", type=Path, help="configuration (TOML); default: defaults")
     args = parser.parse_args(argv)
-    config = device_config.load(args.config) if args.config else device_config.DeviceConfig()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    wiring(config).save(args.out)
+    try:
+        config = device_config.load(args.config) if args.config else device_config.DeviceConfig()
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        wiring(config).save(args.out)
+    except (CompanionError, OSError) as error:
+        print(f"wiring_diagram: {error}", file=sys.stderr)
+        return 2
     print(args.out)
     return 0
 

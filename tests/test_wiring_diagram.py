@@ -34,3 +34,12 @@ def test_the_wiring_follows_the_configuration(tmp_path: Path) -> None:
         assert _pin_colour(script, image, 36) == colours["buzzer"]  # GPIO16 is pin 36
         assert _pin_colour(script, image, 37) == colours["button"]  # GPIO26 is pin 37
         assert _pin_colour(script, image, 29) != colours["button"]
+
+
+def test_a_bad_configuration_is_a_message(tmp_path: Path, capsys: Any) -> None:
+    script = runpy.run_path(str(SCRIPT))
+    config = tmp_path / "config.toml"
+    config.write_text("[buttons]\nup = 99\n")
+    assert script["main"]([str(tmp_path / "w.png"), "--config", str(config)]) == 2
+    assert "buttons.up = 99" in capsys.readouterr().err
+    assert not (tmp_path / "w.png").exists()
