@@ -350,16 +350,7 @@ class Sphinx:
             self._nodes_left -= 1
 
     def _after_move(self, position: Any, move: Move, depth: int) -> Values:
-        self._spend_node()
-        scratch = self._scratch
-        scratch.position = position
-        if position.throw is None:  # a move made instead of throwing
-            child = scratch.apply(position, move, explain=False)[0]
-        elif move == PASS:
-            child = scratch.apply_pass(position)
-        else:
-            child = scratch.apply(position, move, explain=False)[0]
-        return self._value(child, depth - 1)
+        return self._value(self._child(position, move), depth - 1)
 
     def _value(self, position: Any, depth: int) -> Values:
         """The expected values of a position where the player to move is about to throw."""

@@ -102,10 +102,6 @@ class SenetPosition:
             derived[key] = found
         return found
 
-    def walls(self, length: int) -> tuple[frozenset[int], frozenset[int]]:
-        """Squares of each side that stand in a run of ``length`` or more adjacent pieces."""
-        return self.wall(length, WHITE), self.wall(length, BLACK)
-
 
 def _position(
     board: str, turn: int, phase: Phase, throw: int | None, off: tuple[int, int]
