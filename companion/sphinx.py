@@ -464,7 +464,7 @@ def evaluate_senet(game: RaceGame[Any], position: SenetPosition) -> Values:
     values = _exit_values(rules) if rules.exits else None
     scores = []
     for side in (0, 1):
-        squares = position.squares[side]
+        squares = position.pieces(side)
         if values is None:
             progress = sum(squares) + position.off[side] * 36.0
         else:
