@@ -26,6 +26,7 @@ from typing import Any
 
 from benchmarks.match import Chooser, Tally, _chooser, _play, rules_named
 from companion.core import RaceGame
+from companion.errors import CompanionError
 from companion.games.senet import SenetPosition
 
 
@@ -33,8 +34,7 @@ from companion.games.senet import SenetPosition
 class Luck:
     decisions: int = 0
     choices: int = 0
-    throws: int = 0
-    lone_throws: int = 0
+    lone_pieces: int = 0
     games: int = 0
     # k -> games where some player bore off k pieces first, and those that player won
     first_to: Counter[int] = field(default_factory=Counter)
@@ -68,8 +68,7 @@ def _counting(chooser: Chooser, luck: Luck, leaders: dict[int, int]) -> Chooser:
         position = game.position
         assert isinstance(position, SenetPosition)
         side = position.turn
-        luck.throws += 1
-        luck.lone_throws += len(position.squares[side]) == 1
+        luck.lone_pieces += len(position.pieces(side)) == 1
         for k in range(1, position.off[side] + 1):
             leaders.setdefault(k, side)
         legal = game.legal_moves()
@@ -82,9 +81,9 @@ def _counting(chooser: Chooser, luck: Luck, leaders: dict[int, int]) -> Chooser:
 
 def report(name: str, first: str, second: str, luck: Luck) -> str:
     lines = [
-        f"{name}: {first} vs {second}, {luck.games} games, {luck.throws} throws",
-        f"  decisions with a choice: {luck.choices / luck.decisions:.1%}",
-        f"  throws with a single piece left on the board: {luck.lone_throws / luck.throws:.1%}",
+        f"{name}: {first} vs {second}, {luck.games} games, {luck.decisions} throws to move",
+        f"  with a choice of moves: {luck.choices / luck.decisions:.1%}",
+        f"  with a single piece left on the board: {luck.lone_pieces / luck.decisions:.1%}",
     ]
     for k in sorted(luck.first_to):
         won = luck.first_to_won[k] / luck.first_to[k]
@@ -99,6 +98,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--second", default="random")
     parser.add_argument("names", nargs="*", default=["senet-migo", "senet-kendall"])
     args = parser.parse_args(argv)
+    for name in args.names:
+        try:
+            position = rules_named(name).game().position
+        except CompanionError as error:
+            parser.error(str(error))
+        if not isinstance(position, SenetPosition):
+            parser.error(f"{name}: only the Senet rule sets (migo, kendall) are measured")
     for name in args.names:
         luck = measure(name, args.first, args.second, args.games)
         print(report(name, args.first, args.second, luck), flush=True)
