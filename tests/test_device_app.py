@@ -260,3 +260,27 @@ def test_a_lone_senet_modern_piece_may_be_thrown_one_die_by_hand(tmp_path: Path)
     throws = [choice.throw for choice in app.hand_choices() if choice.throw is not None]
     assert {t.score for t in throws if len(t.dice) == 1} == {1, 2, 3, 4, 5, 6}  # N6: one die
     assert any(len(t.dice) == 2 for t in throws)
+
+
+def test_the_settings_keys_name_the_menu_lines(app: App) -> None:
+    from companion.device.app import SETTING_KEYS
+
+    labels = [label for label, _ in app.settings_items()]
+    assert len(labels) == len(SETTING_KEYS)
+    for key in ("calibrate", "enrol", "shut-down"):  # the lines the screens come back to
+        assert labels[SETTING_KEYS.index(key)] == app._t(key)
+
+
+def test_the_address_is_looked_up_again_only_when_old() -> None:
+    from companion.device.run import _looked_up_every
+
+    calls: list[int] = []
+
+    def look_up() -> str:
+        calls.append(1)
+        return f"10.0.0.{len(calls)}"
+
+    address = _looked_up_every(60.0, look_up)
+    assert [address(), address()] == ["10.0.0.1", "10.0.0.1"]
+    assert len(calls) == 1
+    assert _looked_up_every(0.0, look_up)() == "10.0.0.2"

@@ -89,6 +89,17 @@ CONTRAST_STEPS = (32, 96, 160, 255)
 QUIET_RULINGS = frozenset({"distance", "hand-passes", "extra-throw"})
 STICKS_IN_KIT = {"sticks4": 4, "sticks3": 3}
 
+SETTING_KEYS = (  # the settings menu's lines, top to bottom
+    "contrast",
+    "dev-mode",
+    "display",
+    "address",
+    "version",
+    "calibrate",
+    "enrol",
+    "shut-down",
+)
+
 
 @dataclass(frozen=True)
 class DeviceInfo:
@@ -476,6 +487,7 @@ class App:
         self.screen = Stats(throwreport.pages(rules, log, self.lang))
 
     def settings_items(self) -> list[tuple[str, Callable[[], None]]]:
+        """The settings menu's lines, in the order of SETTING_KEYS."""
         state = self._t("on" if self.settings.dev_mode else "off")
         return [
             (self._t("contrast", level=self.settings.contrast), self._next_contrast),
@@ -569,8 +581,7 @@ class App:
         return Enrolling(ENROLMENT_PICTURES, screen.sticks, waiting=True)
 
     def _settings_on(self, key: str) -> SettingsMenu:
-        labels = [label for label, _ in self.settings_items()]
-        return SettingsMenu(labels.index(self._t(key)))
+        return SettingsMenu(SETTING_KEYS.index(key))
 
     # ----- views ------------------------------------------------------------------------
     def view(self) -> View:
@@ -806,7 +817,7 @@ def _on_confirm(app: App, screen: ConfirmShutdown, press: Press) -> None:
         app.effects.append(Effect.SHUTDOWN)
         app._goodbye()
     elif press.key is Key.BACK:  # back to the "shut down" line
-        app.screen = SettingsMenu(len(app.settings_items()) - 1)
+        app.screen = app._settings_on("shut-down")
 
 
 def _on_message(app: App, screen: Message, press: Press) -> None:

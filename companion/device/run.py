@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -81,7 +82,7 @@ def run_device(options: RunOptions) -> int:
     info = DeviceInfo(
         version=_version(),
         display=config.display_driver if on_pi else "terminal",
-        address=_address,
+        address=_looked_up_every(ADDRESS_FRESH_FOR, _address),
         saver_after=config.saver_after,
         camera=camera_spec is not None,
     )
@@ -308,6 +309,22 @@ def _version() -> str:
         return version("companion")
     except PackageNotFoundError:
         return "unknown"
+
+
+ADDRESS_FRESH_FOR = 30.0  # seconds: the settings menu is drawn at every press
+
+
+def _looked_up_every(seconds: float, look_up: Callable[[], str]) -> Callable[[], str]:
+    """``look_up``, run again only when its last answer is older than ``seconds``."""
+    last: list[tuple[float, str]] = []
+
+    def answer() -> str:
+        now = time.monotonic()
+        if not last or now - last[0][0] > seconds:
+            last[:] = [(now, look_up())]
+        return last[0][1]
+
+    return answer
 
 
 def _address() -> str:
