@@ -60,8 +60,8 @@ class Reader:
         blobs = self._blobs(frame)
         implements: list[Implement] = []
         refusals: list[Refusal] = []
-        for blob in blobs:
-            outcome = self._read_blob(frame, blob)
+        for blob, call in blobs:
+            outcome = self._read_blob(frame, blob, call)
             if isinstance(outcome, Refusal):
                 refusals.append(outcome)
             else:
@@ -72,17 +72,18 @@ class Reader:
             refusals.append(Refusal(Reason.EMPTY))
         return Observation(tuple(implements), tuple(refusals))
 
-    def _blobs(self, frame: Image) -> list[Blob]:
-        """The foreground's blobs, with sticks joined only by a shadow parted."""
-        blobs: list[Blob] = []
+    def _blobs(self, frame: Image) -> list[tuple[Blob, ShapeCall]]:
+        """The foreground's blobs and what their shapes say, with sticks joined only by a
+        shadow parted."""
+        blobs: list[tuple[Blob, ShapeCall]] = []
         for blob in self.segmenter.foreground(frame).blobs:
-            merged = classify(blob).shape is Shape.MERGED and not blob.touches_border
+            call = classify(blob)
+            merged = call.shape is Shape.MERGED and not blob.touches_border
             parts = separated(frame, blob, self.segmenter) if merged else None
-            blobs.extend(parts or [blob])
+            blobs.extend([(part, classify(part)) for part in parts] if parts else [(blob, call)])
         return blobs
 
-    def _read_blob(self, frame: Image, blob: Blob) -> Implement | Refusal:
-        call = classify(blob)
+    def _read_blob(self, frame: Image, blob: Blob, call: ShapeCall) -> Implement | Refusal:
         if call.shape is Shape.HAND:
             return Refusal(Reason.HAND, blob.box)
         if blob.touches_border or blob.outside_mm >= ON_RIM_MM:
