@@ -120,13 +120,12 @@ def top_face(inside: Mask, lift: tuple[float, float]) -> Mask:
     return np.asarray(cv2.bitwise_and(inside, moved), np.uint8)
 
 
-def face_of_one_colour(crop: Image, inside: Mask, seed: Mask) -> Mask | None:
+def face_of_one_colour(lab: NDArray[np.float32], inside: Mask, seed: Mask) -> Mask | None:
     """The top face: the region of the seed's colour around it, its marks included.
 
     Sides are shaded differently from the top, and a shadow joined to the outline is the
-    felt's colour, darker: neither has the top face's colour.
+    felt's colour, darker: neither has the top face's colour. ``lab``: the crop in Lab.
     """
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     if np.count_nonzero(seed) < 9:
         return None
     reference = np.median(lab[seed > 0], axis=0)
@@ -146,13 +145,12 @@ def face_of_one_colour(crop: Image, inside: Mask, seed: Mask) -> Mask | None:
     return np.asarray(face, np.uint8)
 
 
-def signed_contrast(crop: Image, face: Mask) -> NDArray[np.float32]:
+def signed_contrast(lab: NDArray[np.float32], face: Mask) -> NDArray[np.float32]:
     """Each pixel's colour distance (Lab) from the face's body, signed by lightness.
 
     Pips are white or black; on a coloured body they differ in hue as much as in lightness
     (pale pips on a red die are barely lighter than it), so the whole distance counts.
     """
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     difference = lab - np.median(lab[face > 0], axis=0)
     distance = np.sqrt((difference**2).sum(axis=2))
     return np.asarray(np.where(difference[..., 0] < 0, -distance, distance), np.float32)
@@ -167,10 +165,11 @@ def count_pips(
         return PipCount(None, 0.0)
     outline = np.zeros(crop.shape[:2], np.uint8)
     cv2.drawContours(outline, [blob.contour - np.array([max(0, x0), max(0, y0)])], -1, 1, -1)
-    region = _top_region(crop, outline, px_per_mm, lift)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    region = _top_region(lab, outline, px_per_mm, lift)
     if region is None:
         return PipCount(None, 0.0, lying_flat=False)
-    contrast = signed_contrast(crop, region)
+    contrast = signed_contrast(lab, region)
     face = _Face(
         region,
         _eroded(region, CORE_INSET_MM * px_per_mm),
@@ -202,7 +201,7 @@ def count_pips(
 
 
 def _top_region(
-    crop: Image, outline: Mask, px_per_mm: float, lift: tuple[float, float]
+    lab: NDArray[np.float32], outline: Mask, px_per_mm: float, lift: tuple[float, float]
 ) -> Mask | None:
     seed_size = max(3, round(SEED_INSET_MM * px_per_mm) | 1)
     top = top_face(outline, lift)
@@ -211,7 +210,7 @@ def _top_region(
     # perspective puts it, give or take a shadow's or a rounded edge's width.
     slack = max(3, round(2 * TOP_SLACK_MM * px_per_mm) | 1)
     where = np.asarray(cv2.dilate(top, np.ones((slack, slack), np.uint8)), np.uint8) & outline
-    return face_of_one_colour(crop, where, np.asarray(seed, np.uint8))
+    return face_of_one_colour(lab, where, np.asarray(seed, np.uint8))
 
 
 def _eroded(mask: Mask, by_px: float) -> Mask:
