@@ -11,6 +11,7 @@ import pytest
 
 from vision.errors import ProfileError
 from vision.features import face_features, stick_strip
+from vision.guided import flat_examples
 from vision.kit import kit_named
 from vision.numerals import Glyph
 from vision.observation import Kind, Observation, Reason
@@ -256,3 +257,13 @@ def test_small_implements_alone_on_the_tray_settle(kit: str) -> None:
         detector = SettleDetector.for_tray(made.empty, still_frames=2)
         fired = [detector.update(made.frame)[1] for _ in range(3)]
         assert fired == [False, True, False], f"{kit} seed {seed}: never settled"
+
+
+def test_guided_enrolment_takes_one_example_per_flat_stick_of_the_kind_asked() -> None:
+    made = scene(5, "sticks4", faces="MMMM")
+    segmenter = Segmenter(calibrate(made.empty))
+    examples = flat_examples(made.frame, segmenter, Kind.STICK, "M", "mine")
+    assert len(examples) == 4
+    assert {(e.kind, e.face, e.look) for e in examples} == {(Kind.STICK, "M", "mine")}
+    assert flat_examples(made.frame, segmenter, Kind.YESNO, "M", "mine") == []
+    assert flat_examples(made.empty, segmenter, Kind.STICK, "M", "mine") == []
