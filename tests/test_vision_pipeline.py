@@ -18,7 +18,7 @@ from vision.observation import Kind, Observation, Reason
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
 from vision.segment import Segmenter
-from vision.settle import Agreement, Scene, SettleDetector
+from vision.settle import Agreement, Scene, SettleDetector, SettledReading
 from vision.shapes import Shape, classify
 from vision.synthetic import SyntheticScene, scene
 from vision.tray import Tray, calibrate
@@ -267,3 +267,24 @@ def test_guided_enrolment_takes_one_example_per_flat_stick_of_the_kind_asked() -
     assert {(e.kind, e.face, e.look) for e in examples} == {(Kind.STICK, "M", "mine")}
     assert flat_examples(made.frame, segmenter, Kind.YESNO, "M", "mine") == []
     assert flat_examples(made.empty, segmenter, Kind.STICK, "M", "mine") == []
+
+
+def test_settled_reading_reads_still_frames_until_they_agree_once_per_throw() -> None:
+    made = scene(2, "sticks4")
+    settled: SettledReading[str] = SettledReading(
+        SettleDetector.for_tray(made.empty, still_frames=2), Agreement(needed=2)
+    )
+    answers = iter(["MMPP", "MPPP", "MPPP", "MMMM"])
+    read_frames = []
+
+    def read(frame: object) -> str:
+        read_frames.append(frame)
+        return next(answers)
+
+    assert settled.offer(made.frame, read) is None  # still once: not settled yet
+    assert settled.offer(made.frame, None) is None  # settled, but nothing to read with
+    given = [settled.offer(made.frame, read) for _ in range(4)]
+    assert given == [None, None, "MPPP", None]  # read until two agree, then no more
+    assert len(read_frames) == 3
+    assert settled.offer(made.empty, read) is None  # the sticks taken away
+    assert settled.scene is Scene.MOVING

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from vision.observation import Observation
     from vision.profile import Profile
     from vision.reader import Reader
-    from vision.settle import Agreement, SettleDetector
+    from vision.settle import SettledReading
     from vision.tray import Tray
 
 READABLE_KITS = frozenset({"sticks4", "sticks3", "modern"})  # not yet Ur's d4s (vision.md)
@@ -72,14 +72,14 @@ class ThrowReader:
         self, tray: Tray, profile: Profile, *, still_frames: int = 5, agreeing: int = 2
     ) -> None:
         from vision.reader import Reader
-        from vision.settle import Agreement, SettleDetector
+        from vision.settle import Agreement, SettleDetector, SettledReading
 
         self.still_frames = still_frames
         self.agreeing = agreeing
         self.reader: Reader = Reader(tray, profile)
-        self.settle: SettleDetector = SettleDetector.for_tray(tray.empty, still_frames)
-        self.agreement: Agreement[Event] = Agreement(agreeing)
-        self._reading = False  # the tray has settled: read frames until readings agree
+        self.settled: SettledReading[Event] = SettledReading(
+            SettleDetector.for_tray(tray.empty, still_frames), Agreement(agreeing)
+        )
         self.readings = 0  # frames read, for measurements
 
     def with_tray(self, tray: Tray) -> ThrowReader:
@@ -95,23 +95,15 @@ class ThrowReader:
         )
 
     def feed(self, frame: Frame, kit: str | None, lang: str) -> Event | None:
-        """The event for this frame, when a settled throw has just been read."""
-        from vision.settle import Scene
+        """The event for this frame, when a settled throw has just been read (without a
+        game, ``kit`` None, nothing is read)."""
+        if kit is None:
+            return self.settled.offer(frame, None)
+        return self.settled.offer(frame, lambda still: self._event(still, kit, lang))
 
-        scene, ready = self.settle.update(frame)
-        if scene is not Scene.STILL:
-            self._reading = False
-            self.agreement.reset()
-            return None
-        self._reading = self._reading or ready
-        if not self._reading or kit is None:
-            return None
+    def _event(self, frame: Frame, kit: str, lang: str) -> Event:
         self.readings += 1
-        agreed = self.agreement.offer(self.event_of(self.observe(frame, kit), kit, lang))
-        if agreed is not None:
-            self._reading = False
-            self.agreement.reset()
-        return agreed
+        return self.event_of(self.observe(frame, kit), kit, lang)
 
     def observe(self, frame: Frame, kit: str) -> Observation:
         from vision.kit import kit_named
