@@ -38,7 +38,7 @@ from companion.device.scripted import TablePlayer
 from companion.device.sphinxturn import Purpose, ThinkRequest, decides_before_throw, think
 from companion.device.state import Settings, StateStore
 from companion.device.throwsource import FakeThrows
-from companion.randomplay import random_action
+from companion.randomplay import sampled_games
 from companion.sphinx import Level
 from companion.throws import Throw
 from hardware.buttons import ButtonBoard
@@ -54,6 +54,8 @@ TARGETS = {
 }
 MOVES = 200
 PRESSES = 300
+SPHINX_POSITIONS = 8  # per rule set, each decided at every level
+SPHINX_POSITION_RATE = 0.05  # a random game's positions kept: from a few games, not one
 
 
 def _app(folder: Path, seed: int = 1) -> App:
@@ -160,17 +162,18 @@ def sphinx_decision_ms() -> dict[str, float]:
     slowest: dict[str, float] = {}
     for name in games.names():
         rules = games.get(name)
+        sampled = sampled_games(
+            rules,
+            SPHINX_POSITIONS,
+            random.Random(1),
+            wanted=lambda game: True,
+            rate=SPHINX_POSITION_RATE,
+        )
         for level in Level:
             worst = 0.0
-            for seed in range(8):
-                game = rules.game()
+            for seed, start in enumerate(sampled):
+                game = rules.game(start.position)  # thrown on below: a copy per level
                 rng = random.Random(seed)
-                for _ in range(20 + 10 * seed):
-                    if game.is_over():
-                        break
-                    random_action(game, rng)
-                if game.is_over():
-                    continue
                 if game.position.throw is None:
                     if decides_before_throw(game):
                         worst = max(worst, _think_ms(Purpose.BEFORE, game, level))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from companion import throwlog
@@ -25,12 +27,34 @@ from companion.throwstats import (
 )
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
+AnalysedTable = StickTable | DiceTable | DieAndStick  # the throws that have statistics
+
+
+@dataclass(frozen=True)
+class DiceAnalysis:
+    """Dice: each face's own rate and, for Ur's die, its yes/no stick (None: none thrown)."""
+
+    dice: DiceStatistics
+    stick: StickAnswers | None = None
+
+
+def analyse_throws(table: AnalysedTable, throws: Sequence[Throw]) -> ThrowStatistics | DiceAnalysis:
+    """What the logged ``throws`` (read by ``table``, at least one) say about the set."""
+    if isinstance(table, StickTable):
+        return analyse(table, counts_by_marked(table, [throw.score for throw in throws]))
+    if isinstance(table, DiceTable):
+        return DiceAnalysis(analyse_dice(table.faces, [throw.dice for throw in throws]))
+    readings = [die_and_answer(table, throw) for throw in throws]
+    dice = analyse_dice(table.faces, [[die] for die, _ in readings])
+    answers = [(die, answer) for die, answer in readings if answer is not None]
+    stick = analyse_stick(answers, table.faces, float(table.yes_rate)) if answers else None
+    return DiceAnalysis(dice, stick)
 
 
 def report(rules: RuleSet, *, logs: list[Path], as_json: bool) -> int:
     """Print the statistics of the throws of ``rules`` logged in ``logs``."""
     table = rules.throws
-    if not isinstance(table, StickTable | DiceTable | DieAndStick):
+    if not isinstance(table, AnalysedTable):
         print(
             f"companion: statistics cover sticks, binary dice and ordinary dice; {rules.name} "
             f"throws {table.describe()}",
@@ -44,14 +68,13 @@ def report(rules: RuleSet, *, logs: list[Path], as_json: bool) -> int:
         where = ", ".join(str(path) for path in logs)
         print(f"No throws of {rules.name} logged in {where} yet: play with 'companion play'.")
         return EXIT_OK
-    if isinstance(table, StickTable):
-        scores = [throw.score for throw in throws]
-        output = _stick_output(rules.name, analyse(table, counts_by_marked(table, scores)), skipped)
-    elif isinstance(table, DiceTable):
-        dice = analyse_dice(table.faces, [throw.dice for throw in throws])
-        output = _dice_output(rules.name, dice, None, skipped)
+    analysis = analyse_throws(table, throws)
+    if isinstance(analysis, ThrowStatistics):
+        output = _stick_output(rules.name, analysis, skipped)
     else:
-        output = _die_and_stick_output(rules.name, table, throws, skipped)
+        output = _dice_output(rules.name, analysis.dice, analysis.stick, skipped)
+        if isinstance(table, DieAndStick) and analysis.stick is not None:
+            _add_stick_odds(output, table, analysis.dice, analysis.stick)
     if as_json:
         print(json.dumps({**output.data, "logs": [str(path) for path in logs]}, indent=2))
     else:
@@ -164,28 +187,20 @@ def _dice_output(
     return _Output(lines, data)
 
 
-def _die_and_stick_output(
-    name: str, table: DieAndStick, throws: list[Throw], skipped: int
-) -> _Output:
-    """Ur's die and yes/no stick: the die's faces from every throw, the stick from the
-    throws made with it, and the odds of each score with the stick at the set's rates."""
-    readings = [die_and_answer(table, throw) for throw in throws]
-    dice = analyse_dice(table.faces, [[die] for die, _ in readings])
-    answers = [(die, answer) for die, answer in readings if answer is not None]
-    stick = analyse_stick(answers, table.faces, float(table.yes_rate)) if answers else None
-    output = _dice_output(name, dice, stick, skipped)
-    if stick is not None:
-        odds = _stick_odds(table, dice, stick)
-        output.lines += [
-            "",
-            "with the stick:",
-            f"{'score':>5}  {'table':>7}  {'your set':>8}",
-            *(f"{score:>5}  {fair:>7.1%}  {yours:>8.1%}" for score, fair, yours in odds),
-        ]
-        output.data["odds_with_stick"] = [
-            {"score": score, "table": fair, "estimated": yours} for score, fair, yours in odds
-        ]
-    return output
+def _add_stick_odds(
+    output: _Output, table: DieAndStick, dice: DiceStatistics, stick: StickAnswers
+) -> None:
+    """Ur's die and yes/no stick: the odds of each score with the stick at the set's rates."""
+    odds = _stick_odds(table, dice, stick)
+    output.lines += [
+        "",
+        "with the stick:",
+        f"{'score':>5}  {'table':>7}  {'your set':>8}",
+        *(f"{score:>5}  {fair:>7.1%}  {yours:>8.1%}" for score, fair, yours in odds),
+    ]
+    output.data["odds_with_stick"] = [
+        {"score": score, "table": fair, "estimated": yours} for score, fair, yours in odds
+    ]
 
 
 def die_and_answer(table: DieAndStick, throw: Throw) -> tuple[int, bool | None]:

@@ -115,16 +115,32 @@ def _independence(counts: Sequence[int], rate: float) -> Test:
     n = len(counts) - 1
     throws = sum(counts)
     expected = [throws * math.comb(n, k) * rate**k * (1 - rate) ** (n - k) for k in range(n + 1)]
-    if min(expected) < MIN_EXPECTED:
-        needed = "more throws" if 0 < rate < 1 else "throws that show both faces"
-        return Test("independent sticks", 0.0, None, f"too few throws to test: {needed} needed")
-    statistic = sum((c - e) ** 2 / e for c, e in zip(counts, expected, strict=True))
-    return Test(
+    needed = "more throws" if 0 < rate < 1 else "throws that show both faces"
+    return _pearson(
         "independent sticks",
-        statistic,
-        chi_square_sf(statistic, n - 1),
-        "how far the counts of marked faces are from what independent sticks give",
+        counts,
+        expected,
+        n - 1,
+        note="how far the counts of marked faces are from what independent sticks give",
+        too_few=f"too few throws to test: {needed} needed",
     )
+
+
+def _pearson(
+    name: str,
+    observed: Sequence[float],
+    expected: Sequence[float],
+    df: int,
+    *,
+    note: str,
+    too_few: str,
+) -> Test:
+    """Pearson's chi-square test of ``observed`` against ``expected``, cell by cell; no
+    p-value (``too_few`` says why) when a cell expects fewer than ``MIN_EXPECTED``."""
+    if min(expected) < MIN_EXPECTED:
+        return Test(name, 0.0, None, too_few)
+    statistic = sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
+    return Test(name, statistic, chi_square_sf(statistic, df), note)
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -233,16 +249,13 @@ def analyse_dice(faces: int, readings: Sequence[Sequence[int]]) -> DiceStatistic
 def _fair_faces(counts: Sequence[int]) -> Test:
     """Pearson's chi-square of the faces against a fair die (faces - 1 degrees of freedom)."""
     dice = sum(counts)
-    expected = dice / len(counts)
-    name = "fair dice"
-    if expected < MIN_EXPECTED:
-        return Test(name, 0.0, None, f"too few throws to test: {MIN_EXPECTED:.0f} per face needed")
-    statistic = sum((count - expected) ** 2 / expected for count in counts)
-    return Test(
-        name,
-        statistic,
-        chi_square_sf(statistic, len(counts) - 1),
-        f"{dice} dice read; a fair die shows each face 1/{len(counts)} of the time",
+    return _pearson(
+        "fair dice",
+        counts,
+        [dice / len(counts)] * len(counts),
+        len(counts) - 1,
+        note=f"{dice} dice read; a fair die shows each face 1/{len(counts)} of the time",
+        too_few=f"too few throws to test: {MIN_EXPECTED:.0f} per face needed",
     )
 
 
@@ -259,15 +272,13 @@ def _independent_pairs(pairs: Sequence[tuple[int, ...]], rates: Sequence[float])
         (low, high): len(pairs) * rates[low - 1] * rates[high - 1] * (1 if low == high else 2)
         for low, high in kinds
     }
-    name = "independent dice"
-    if min(expected.values()) < MIN_EXPECTED:
-        return Test(name, 0.0, None, "too few throws of two dice to test which pairs come up")
-    statistic = sum((observed.get(kind, 0) - e) ** 2 / e for kind, e in expected.items())
-    return Test(
-        name,
-        statistic,
-        chi_square_sf(statistic, len(kinds) - faces),
-        "how far the pairs read are from two dice of these rates thrown independently",
+    return _pearson(
+        "independent dice",
+        [observed.get(kind, 0) for kind in expected],
+        list(expected.values()),
+        len(kinds) - faces,
+        note="how far the pairs read are from two dice of these rates thrown independently",
+        too_few="too few throws of two dice to test which pairs come up",
     )
 
 
@@ -315,16 +326,12 @@ def _independent_answers(answers: Sequence[tuple[int, bool]], faces: int) -> Tes
     throws = len(answers)
     rows = [sum(row) for row in table]
     columns = [table[0][face] + table[1][face] for face in range(faces)]
-    name = "stick independent of the die"
-    expected = [[rows[r] * columns[c] / throws for c in range(faces)] for r in range(2)]
-    if min(min(row) for row in expected) < MIN_EXPECTED:
-        return Test(name, 0.0, None, "too few throws with the stick to test")
-    statistic = sum(
-        (table[r][c] - expected[r][c]) ** 2 / expected[r][c] for r in range(2) for c in range(faces)
-    )
-    return Test(
-        name,
-        statistic,
-        chi_square_sf(statistic, faces - 1),
-        "whether the stick's answer goes with the die's value",
+    cells = [(r, c) for r in range(2) for c in range(faces)]
+    return _pearson(
+        "stick independent of the die",
+        [table[r][c] for r, c in cells],
+        [rows[r] * columns[c] / throws for r, c in cells],
+        faces - 1,
+        note="whether the stick's answer goes with the die's value",
+        too_few="too few throws with the stick to test",
     )

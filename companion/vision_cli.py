@@ -304,11 +304,10 @@ GUIDED_MIN_EXAMPLES = 3  # of each face, in guided enrolment
 
 def _guided_examples(args: argparse.Namespace) -> list[Any]:
     """Frames alternate: all marked faces up, then all plain faces up, a few times each."""
-    from vision.features import face_features, stick_strip
+    from vision.guided import flat_examples
     from vision.observation import Kind
     from vision.profile import Example
     from vision.segment import Segmenter
-    from vision.shapes import Shape, classify
 
     kind = Kind(args.kind)
     name = "yes/no stick" if kind is Kind.YESNO else "stick"
@@ -327,16 +326,11 @@ def _guided_examples(args: argparse.Namespace) -> list[Any]:
         for index, frame in enumerate(frames):
             face = "MP"[index % 2]
             shown = "marked" if face == "M" else "plain"
-            taken = 0
-            for blob in segmenter.foreground(frame).blobs:
-                call = classify(blob)
-                if call.shape is Shape.FLAT and call.kind is kind:
-                    features = face_features(stick_strip(frame, blob, tray.px_per_mm))
-                    examples.append(Example(kind, face, args.look, features))
-                    taken += 1
+            taken = flat_examples(frame, segmenter, kind, face, args.look)
+            examples += taken
             advice = "" if taken else f": no flat {name} seen, are they apart and flat?"
             print(
-                f"picture {index + 1} (every {name} {shown} face up): {taken} taken{advice}",
+                f"picture {index + 1} (every {name} {shown} face up): {len(taken)} taken{advice}",
                 file=say,
             )
     for face, shown in (("M", "marked"), ("P", "plain")):

@@ -1,5 +1,5 @@
-"""Helpers shared by the engine's tests: a terminal fed typed lines, and undo then replay
-through a recorded game."""
+"""Helpers shared by the engine's tests: a terminal fed typed lines, undo then replay
+through a recorded game, and undo back to its start."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import pytest
+
 from companion.core import Move, RaceGame
+from companion.errors import TurnError
 from companion.throws import Throw
 
 Action = Move | Throw
@@ -60,3 +63,15 @@ def undo_and_replay(
         else:
             game.push(action)
         assert game.fen() == fens[index + 1]
+
+
+def undo_to_start(game: RaceGame[Any], actions: Sequence[Action], fens: Sequence[str]) -> None:
+    """The game's history is ``actions``; pop() goes back through every recorded position
+    (``fens[i]`` is the position before ``actions[i]``) to the first, and then has nothing
+    left to undo."""
+    assert game.history == actions
+    for index in range(len(actions) - 1, -1, -1):
+        assert game.pop() == actions[index]
+        assert game.fen() == fens[index]
+    with pytest.raises(TurnError):
+        game.pop()

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, replace
 
 import pytest
-from game_helpers import undo_and_replay
+from game_helpers import undo_and_replay, undo_to_start
 
 from companion import games
 from companion.core import END, IN, OFF, PASS, START, Action, Move
@@ -347,10 +347,7 @@ def play_random_game(rules: MehenRules, seed: int, rates: Rates = SAMPLED) -> in
         game.throw(1)
     with pytest.raises((TurnError, IllegalMoveError)):
         game.push(END)
-    assert game.history == record.actions
-    for i in range(len(record.actions) - 1, -1, -1):
-        assert game.pop() == record.actions[i]
-        assert game.fen() == record.fens[i]
+    undo_to_start(game, record.actions, record.fens)
     assert game.position == rules.game().position
     return len(record.actions)
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
-from game_helpers import undo_and_replay
+from game_helpers import undo_and_replay, undo_to_start
 
 from companion import games
 from companion.core import PASS, START, Action, Move
@@ -390,12 +390,7 @@ def play_random_game(rules: ModernRules, seed: int, rates: Rates = SAMPLED) -> i
         if len(actions) % UNDO_EVERY < 2:
             undo_and_replay(game, actions, fens, checks)
     check_after_the_end(game)
-    assert game.history == actions
-    for i in range(len(actions) - 1, -1, -1):
-        assert game.pop() == actions[i]
-        assert game.fen() == fens[i]
-    with pytest.raises(TurnError):
-        game.pop()
+    undo_to_start(game, actions, fens)
     return len(actions)
 
 

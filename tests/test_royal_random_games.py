@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
+from game_helpers import undo_to_start
 from ur_geometry import PATHS, ROSETTES, SAFE_ROSETTES
 
 from companion import games
@@ -250,13 +251,8 @@ def play_random_game(
         if checks.random() < rates.notation:
             check_notation(game)
     check_after_the_end(game)
-    assert game.history == actions
-    for i in range(len(actions) - 1, -1, -1):  # undo to the start
-        assert game.pop() == actions[i]
-        assert game.fen() == fens[i]
+    undo_to_start(game, actions, fens)
     assert game.position == rules.game().position
-    with pytest.raises(TurnError):
-        game.pop()
     return len(actions)
 
 

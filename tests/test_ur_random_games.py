@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 import pytest
-from game_helpers import undo_and_replay
+from game_helpers import undo_and_replay, undo_to_start
 from test_ur_tablet import TRACKS
 
 from companion import games
@@ -361,12 +361,7 @@ def play_random_game(
         if rates.undo and len(actions) % UNDO_EVERY == 0:
             undo_and_replay(game, actions, fens, checks, deepest=5)
     check_after_the_end(game)
-    assert game.history == actions
-    for index in range(len(actions) - 1, -1, -1):
-        assert game.pop() == actions[index]
-        assert game.fen() == fens[index]
-    with pytest.raises(TurnError):
-        game.pop()
+    undo_to_start(game, actions, fens)
     return len(actions)
 
 

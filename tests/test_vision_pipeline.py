@@ -11,13 +11,14 @@ import pytest
 
 from vision.errors import ProfileError
 from vision.features import face_features, stick_strip
+from vision.guided import flat_examples
 from vision.kit import kit_named
 from vision.numerals import Glyph
 from vision.observation import Kind, Observation, Reason
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
 from vision.segment import Segmenter
-from vision.settle import Agreement, Scene, SettleDetector
+from vision.settle import Agreement, Scene, SettleDetector, SettledReading
 from vision.shapes import Shape, classify
 from vision.synthetic import SyntheticScene, scene
 from vision.tray import Tray, calibrate
@@ -256,3 +257,34 @@ def test_small_implements_alone_on_the_tray_settle(kit: str) -> None:
         detector = SettleDetector.for_tray(made.empty, still_frames=2)
         fired = [detector.update(made.frame)[1] for _ in range(3)]
         assert fired == [False, True, False], f"{kit} seed {seed}: never settled"
+
+
+def test_guided_enrolment_takes_one_example_per_flat_stick_of_the_kind_asked() -> None:
+    made = scene(5, "sticks4", faces="MMMM")
+    segmenter = Segmenter(calibrate(made.empty))
+    examples = flat_examples(made.frame, segmenter, Kind.STICK, "M", "mine")
+    assert len(examples) == 4
+    assert {(e.kind, e.face, e.look) for e in examples} == {(Kind.STICK, "M", "mine")}
+    assert flat_examples(made.frame, segmenter, Kind.YESNO, "M", "mine") == []
+    assert flat_examples(made.empty, segmenter, Kind.STICK, "M", "mine") == []
+
+
+def test_settled_reading_reads_still_frames_until_they_agree_once_per_throw() -> None:
+    made = scene(2, "sticks4")
+    settled: SettledReading[str] = SettledReading(
+        SettleDetector.for_tray(made.empty, still_frames=2), Agreement(needed=2)
+    )
+    answers = iter(["MMPP", "MPPP", "MPPP", "MMMM"])
+    read_frames = []
+
+    def read(frame: object) -> str:
+        read_frames.append(frame)
+        return next(answers)
+
+    assert settled.offer(made.frame, read) is None  # still once: not settled yet
+    assert settled.offer(made.frame, None) is None  # settled, but nothing to read with
+    given = [settled.offer(made.frame, read) for _ in range(4)]
+    assert given == [None, None, "MPPP", None]  # read until two agree, then no more
+    assert len(read_frames) == 3
+    assert settled.offer(made.empty, read) is None  # the sticks taken away
+    assert settled.scene is Scene.MOVING

@@ -33,13 +33,21 @@ class FaceFeatures:
 
 def stick_strip(frame: Image, blob: Blob, px_per_mm: float) -> Image:
     """The stick's face, rotated to lie along x, its central half across the width."""
+    return _along_stick(frame, blob, px_per_mm, along=0.9, across=0.5)
+
+
+def _along_stick(
+    frame: Image, blob: Blob, px_per_mm: float, *, along: float, across: float
+) -> Image:
+    """The middle of the blob's rotated rectangle, turned to lie along x at
+    ``CROP_PX_PER_MM``: ``along`` of its length, ``across`` of its width."""
     (cx, cy), (w, h), angle = cv2.minAreaRect(blob.contour)
     length, width = (w, h) if w >= h else (h, w)
     if w < h:
         angle += 90.0
     scale = CROP_PX_PER_MM / px_per_mm
-    out_w = max(8, int(length * scale * 0.9))
-    out_h = max(4, int(width * scale * 0.5))
+    out_w = max(8, int(length * scale * along))
+    out_h = max(4, int(width * scale * across))
     rotation = cv2.getRotationMatrix2D((cx, cy), angle, scale)
     rotation[0, 2] += out_w / 2 - cx
     rotation[1, 2] += out_h / 2 - cy
@@ -81,21 +89,12 @@ def face_band(frame: Image, blob: Blob, px_per_mm: float) -> tuple[float, float]
     """Where the face of one colour lies across the stick (``face_width_mm``): the offset of
     its middle from the outline's middle, towards the outline's rotated y axis, and its
     width, both in mm."""
-    (cx, cy), (w, h), angle = cv2.minAreaRect(blob.contour)
-    length, width = (w, h) if w >= h else (h, w)
-    if w < h:
-        angle += 90.0
-    scale = CROP_PX_PER_MM / px_per_mm
-    size = (max(8, int(length * scale * 0.6)), max(4, int(width * scale)))
-    rotation = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    rotation[0, 2] += size[0] / 2 - cx
-    rotation[1, 2] += size[1] / 2 - cy
-    strip = np.asarray(cv2.warpAffine(frame, rotation, size, flags=cv2.INTER_AREA), np.uint8)
+    strip = _along_stick(frame, blob, px_per_mm, along=0.6, across=1.0)
     lab = cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float64)
     rows = lab.mean(axis=1)  # bands along the length change every row alike
     close = np.sqrt(((rows[:, None, :] - rows[None, :, :]) ** 2).sum(axis=2)) < ONE_COLOUR
     start, run = _longest_run(close)
-    middle = (start + run / 2 - size[1] / 2) / CROP_PX_PER_MM
+    middle = (start + run / 2 - len(rows) / 2) / CROP_PX_PER_MM
     return middle, run / CROP_PX_PER_MM
 
 

@@ -3,7 +3,8 @@
 Each frame is shrunk to a few thousand pixels of grey; motion is the share of pixels that
 changed since the previous frame, presence the share that differs from the empty tray.
 A throw is read once the scene has been still for ``still_frames`` frames; the reader's
-answers on consecutive still frames must then agree (see ``Agreement``).
+answers on consecutive still frames must then agree (see ``Agreement``). ``SettledReading``
+is that loop, for ``vision.watcher.ThrowWatcher`` and the device's throw reader.
 """
 
 from __future__ import annotations
@@ -112,3 +113,29 @@ class Agreement(Generic[T]):
 
     def reset(self) -> None:
         self._last, self._count = None, 0
+
+
+@dataclass
+class SettledReading(Generic[T]):
+    """Feed it every frame with how to read one: once the scene has settled, still frames
+    are read until ``agreement`` is reached, and that answer is given once per throw."""
+
+    detector: SettleDetector
+    agreement: Agreement[T]
+    scene: Scene | None = None  # what the last frame showed (None before the first)
+
+    def offer(self, frame: Image, read: Callable[[Image], T] | None) -> T | None:
+        """The agreed answer, once per settled throw, or None. Without ``read`` (nothing
+        to read with yet) the throw is read on a later still frame that brings one."""
+        self.scene, ready = self.detector.update(frame)
+        if self.scene is not Scene.STILL:
+            self.agreement.reset()
+            return None
+        if not ready:
+            return None
+        agreed = None if read is None else self.agreement.offer(read(frame))
+        if agreed is None:
+            self.detector.read_again()
+            return None
+        self.agreement.reset()
+        return agreed

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from vision.kit import Kit
 from vision.observation import Observation
 from vision.reader import Reader
-from vision.settle import Agreement, Scene, SettleDetector
+from vision.settle import Agreement, Scene, SettleDetector, SettledReading
 from vision.tray import Image
 
 
@@ -25,30 +25,23 @@ class ThrowWatcher:
     kit: Kit | None = None
     still_frames: int = 5
     agreeing: int = 2
-    detector: SettleDetector = field(init=False)
-    _agreement: Agreement[str] = field(init=False)
-    _scene: Scene | None = field(init=False, default=None)
+    _settled: SettledReading[Observation] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.detector = SettleDetector.for_tray(self.reader.tray.empty, self.still_frames)
-        self._agreement = Agreement(needed=self.agreeing)
+        self._settled = SettledReading(
+            SettleDetector.for_tray(self.reader.tray.empty, self.still_frames),
+            Agreement(self.agreeing, same=lambda a, b: a.summary() == b.summary()),
+        )
+
+    @property
+    def detector(self) -> SettleDetector:
+        return self._settled.detector
 
     @property
     def scene(self) -> Scene | None:
         """What the last frame showed (None before the first frame)."""
-        return self._scene
+        return self._settled.scene
 
     def offer(self, frame: Image) -> Observation | None:
         """The settled observation, once per throw, or None."""
-        self._scene, ready = self.detector.update(frame)
-        if self._scene is not Scene.STILL:
-            self._agreement.reset()
-            return None
-        if not ready:
-            return None
-        observation = self.reader.read(frame, self.kit)
-        if self._agreement.offer(observation.summary()) is None:
-            self.detector.read_again()
-            return None
-        self._agreement.reset()
-        return observation
+        return self._settled.offer(frame, lambda still: self.reader.read(still, self.kit))

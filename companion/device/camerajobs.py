@@ -111,19 +111,11 @@ class CameraJobs:
 
 def flat_sticks(frame: Frame, tray: Tray, face: str) -> list[Example]:
     """An enrolment example of ``face`` for each stick lying flat in ``frame``."""
-    from vision.features import face_features, stick_strip
+    from vision.guided import flat_examples
     from vision.observation import Kind
-    from vision.profile import Example
     from vision.segment import Segmenter
-    from vision.shapes import Shape, classify
 
-    examples = []
-    for blob in Segmenter(tray).foreground(frame).blobs:
-        call = classify(blob)
-        if call.shape is Shape.FLAT and call.kind is Kind.STICK:
-            features = face_features(stick_strip(frame, blob, tray.px_per_mm))
-            examples.append(Example(Kind.STICK, face, LOOK, features))
-    return examples
+    return flat_examples(frame, Segmenter(tray), Kind.STICK, face, LOOK)
 
 
 def save_tray(tray: Tray, folder: Path) -> None:

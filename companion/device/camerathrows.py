@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from companion.device import texts
 from companion.device.events import (
     CameraBack,
     CameraDone,
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from vision.observation import Observation
     from vision.profile import Profile
     from vision.reader import Reader
-    from vision.settle import Agreement, SettleDetector
+    from vision.settle import SettledReading
     from vision.tray import Tray
 
 READABLE_KITS = frozenset({"sticks4", "sticks3", "modern"})  # not yet Ur's d4s (vision.md)
@@ -49,40 +50,15 @@ Post = Callable[[Event], None]
 # None when no reader could be made yet (no calibration): only ``calibrate`` can be done.
 Work = Callable[[CameraTask, Frame, "ThrowReader | None"], tuple[CameraDone, "ThrowReader | None"]]
 
-# What the players read when a throw is refused, by vision's reason (vision.observation.Reason).
-REFUSALS: dict[str, tuple[str, str]] = {
-    "on-edge": ("stick on its edge: throw again", "bâtonnet sur la tranche : relancez"),
-    "cocked": ("a die is not flat: throw again", "un dé n'est pas à plat : relancez"),
-    "overlap": ("pieces touch: throw again", "objets qui se touchent : relancez"),
-    "off-tray": ("out of the tray: throw again", "hors du plateau : relancez"),
-    "on-rim": ("leaning on the rim: throw again", "contre le bord : relancez"),
-    "hand": ("a hand is over the tray", "une main au-dessus du plateau"),
-    "missing": ("one is missing from the tray", "il en manque un sur le plateau"),
-    "too-many": ("too many on the tray", "trop d'objets sur le plateau"),
-    "unknown-object": ("something else is on the tray", "un objet inconnu sur le plateau"),
-    "unclear": ("a face is unclear: throw again", "une face illisible : relancez"),
-    "empty": ("the tray is empty", "le plateau est vide"),
-}
-CAMERA_PROBLEMS: dict[str, tuple[str, str]] = {
-    "not-installed": ("the camera pipeline is not installed", "la lecture n'est pas installée"),
-    "frame-size": (
-        "its pictures do not match the calibration",
-        "ses images ne vont pas avec la calibration",
-    ),
-    "ended": ("no more pictures", "plus d'images"),
-    "kit": ("it does not read this game's dice yet", "elle ne lit pas encore ces dés"),
-    "no-work": ("this camera cannot do that", "cette caméra ne peut pas le faire"),
-}
-
 
 def refusal_text(reason: str, lang: str) -> str:
-    english, french = REFUSALS.get(reason, (reason, reason))
-    return french if lang == "fr" else english
+    """What the players read when vision refuses a throw (vision.observation.Reason)."""
+    key = f"refusal-{reason}"
+    return texts.text(key, lang) if texts.has(key) else reason
 
 
 def problem_text(key: str, lang: str) -> str:
-    english, french = CAMERA_PROBLEMS[key]
-    return french if lang == "fr" else english
+    return texts.text(f"camera-{key}", lang)
 
 
 class CameraSetupError(CompanionError, OSError):
@@ -96,14 +72,14 @@ class ThrowReader:
         self, tray: Tray, profile: Profile, *, still_frames: int = 5, agreeing: int = 2
     ) -> None:
         from vision.reader import Reader
-        from vision.settle import Agreement, SettleDetector
+        from vision.settle import Agreement, SettleDetector, SettledReading
 
         self.still_frames = still_frames
         self.agreeing = agreeing
         self.reader: Reader = Reader(tray, profile)
-        self.settle: SettleDetector = SettleDetector.for_tray(tray.empty, still_frames)
-        self.agreement: Agreement[Event] = Agreement(agreeing)
-        self._reading = False  # the tray has settled: read frames until readings agree
+        self.settled: SettledReading[Event] = SettledReading(
+            SettleDetector.for_tray(tray.empty, still_frames), Agreement(agreeing)
+        )
         self.readings = 0  # frames read, for measurements
 
     def with_tray(self, tray: Tray) -> ThrowReader:
@@ -119,23 +95,15 @@ class ThrowReader:
         )
 
     def feed(self, frame: Frame, kit: str | None, lang: str) -> Event | None:
-        """The event for this frame, when a settled throw has just been read."""
-        from vision.settle import Scene
+        """The event for this frame, when a settled throw has just been read (without a
+        game, ``kit`` None, nothing is read)."""
+        if kit is None:
+            return self.settled.offer(frame, None)
+        return self.settled.offer(frame, lambda still: self._event(still, kit, lang))
 
-        scene, ready = self.settle.update(frame)
-        if scene is not Scene.STILL:
-            self._reading = False
-            self.agreement.reset()
-            return None
-        self._reading = self._reading or ready
-        if not self._reading or kit is None:
-            return None
+    def _event(self, frame: Frame, kit: str, lang: str) -> Event:
         self.readings += 1
-        agreed = self.agreement.offer(self.event_of(self.observe(frame, kit), kit, lang))
-        if agreed is not None:
-            self._reading = False
-            self.agreement.reset()
-        return agreed
+        return self.event_of(self.observe(frame, kit), kit, lang)
 
     def observe(self, frame: Frame, kit: str) -> Observation:
         from vision.kit import kit_named

@@ -108,11 +108,10 @@ class ThrowPictures:
 
 def enrolled_profile(pictures: ThrowPictures) -> Profile:
     """The sticks' faces learnt from throws with every stick marked, then plain, face up."""
-    from vision.features import face_features, stick_strip
+    from vision.guided import flat_examples
     from vision.observation import Kind
-    from vision.profile import Example, default_profile, enrol
+    from vision.profile import default_profile, enrol
     from vision.segment import Segmenter
-    from vision.shapes import Shape, classify
     from vision.tray import calibrate
 
     sticks = {"sticks4": 4, "sticks3": 3}.get(pictures.kit)
@@ -123,11 +122,7 @@ def enrolled_profile(pictures: ThrowPictures) -> Profile:
     examples = []
     for face in "MP" * ENROLMENT_THROWS:
         frame = pictures.draw(face * sticks).frame
-        for blob in segmenter.foreground(frame).blobs:
-            call = classify(blob)
-            if call.shape is Shape.FLAT and call.kind is Kind.STICK:
-                features = face_features(stick_strip(frame, blob, tray.px_per_mm))
-                examples.append(Example(Kind.STICK, face, pictures.look, features))
+        examples += flat_examples(frame, segmenter, Kind.STICK, face, pictures.look)
     return enrol("generated", examples)
 
 

@@ -13,21 +13,9 @@ from collections.abc import Callable, Sequence
 
 from companion.core import RuleSet
 from companion.device import texts
-from companion.games.modern import DiceTable
-from companion.games.ur import DieAndStick
-from companion.statsreport import die_and_answer, readable_throws
+from companion.statsreport import AnalysedTable, analyse_throws, readable_throws
 from companion.throwlog import LoggedThrows
-from companion.throws import StickTable, Throw
-from companion.throwstats import (
-    SIGNIFICANCE,
-    DiceStatistics,
-    StickAnswers,
-    Test,
-    analyse,
-    analyse_dice,
-    analyse_stick,
-    counts_by_marked,
-)
+from companion.throwstats import SIGNIFICANCE, DiceStatistics, StickAnswers, Test, ThrowStatistics
 
 Page = tuple[str, tuple[str, ...]]
 Texts = Callable[..., str]
@@ -39,27 +27,18 @@ def pages(rules: RuleSet, log: LoggedThrows, lang: str) -> tuple[Page, ...]:
 
     title = t("stats-title", game=rules.name)
     table = rules.throws
-    if not isinstance(table, StickTable | DiceTable | DieAndStick):
+    if not isinstance(table, AnalysedTable):
         return ((title, (t("stats-sticks-only"),)),)
     throws = readable_throws(table, log.readings)
     if not throws:
         return ((title, (t("stats-none"),)),)
-    if isinstance(table, StickTable):
-        return _stick_pages(table, throws, title, t)
-    if isinstance(table, DiceTable):
-        dice = analyse_dice(table.faces, [throw.dice for throw in throws])
-        return _dice_pages(dice, None, title, t)
-    readings = [die_and_answer(table, throw) for throw in throws]
-    dice = analyse_dice(table.faces, [[die] for die, _ in readings])
-    answers = [(die, answer) for die, answer in readings if answer is not None]
-    stick = analyse_stick(answers, table.faces, float(table.yes_rate)) if answers else None
-    return _dice_pages(dice, stick, title, t)
+    analysis = analyse_throws(table, throws)
+    if isinstance(analysis, ThrowStatistics):
+        return _stick_pages(analysis, title, t)
+    return _dice_pages(analysis.dice, analysis.stick, title, t)
 
 
-def _stick_pages(
-    table: StickTable, throws: Sequence[Throw], title: str, t: Texts
-) -> tuple[Page, ...]:
-    stats = analyse(table, counts_by_marked(table, [throw.score for throw in throws]))
+def _stick_pages(stats: ThrowStatistics, title: str, t: Texts) -> tuple[Page, ...]:
     low, high = stats.interval
     summary = (
         t("stats-throws", count=stats.throws),

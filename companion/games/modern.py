@@ -163,6 +163,11 @@ class ModernPosition:
             cache["squares_"] = squares
         return squares[side]
 
+    def may_throw_one_die(self) -> bool:
+        """N6: the player to move may throw one die instead of two only with one piece left
+        on the board."""
+        return len(self.squares(self.turn)) == 1
+
     def with_throw(self, throw: Dice | None) -> ModernPosition:
         """The same position with another throw pending (shares the piece lists)."""
         position = ModernPosition(self.board, self.turn, throw, self.off, self.out, self.blocked)
@@ -332,8 +337,8 @@ class Modern(RaceGame[ModernPosition]):
     def with_throw(self, position: ModernPosition, throw: Throw) -> ModernPosition:
         """N6: one die only for a player with one piece left on the board."""
         dice = throw.dice or (throw.score,)
-        left = len(position.squares(position.turn))
-        if len(dice) == 1 and left != 1:
+        if len(dice) == 1 and not position.may_throw_one_die():
+            left = len(position.squares(position.turn))
             ruling = self.rules.rules.forbids("one-die-throw", pieces=left)
             raise IllegalMoveError(
                 f"throw {throw} is not allowed: {ruling.long()} [{ruling.rule.id}] "
@@ -345,7 +350,7 @@ class Modern(RaceGame[ModernPosition]):
     def throw_options(self, position: ModernPosition) -> Mapping[str, Sequence[Outcome]]:
         """N6: a player with one piece left on the board chooses one die or two."""
         table = self.rules.throws
-        if len(position.squares(position.turn)) != 1:
+        if not position.may_throw_one_die():
             return {"two dice": table.outcomes()}
         return {"two dice": table.outcomes(), "one die": table.single_outcomes()}
 
@@ -353,7 +358,7 @@ class Modern(RaceGame[ModernPosition]):
         """Two dice; a player with one piece left throws one die half of the time (N6)."""
         position = self.position
         table = self.rules.throws
-        if len(position.squares(position.turn)) == 1 and rng.random() < 0.5:
+        if position.may_throw_one_die() and rng.random() < 0.5:
             return table.draw_one(rng)
         return table.draw(rng)
 
@@ -989,10 +994,10 @@ class _PositionReader:
             raise self.fail("the game is over: no dice can be pending")
         if finished and position.blocked:
             raise self.fail("a side has borne off enough to end the game: nobody is blocked")
-        if position.throw is not None and len(position.throw) == 1:
+        one_die = position.throw is not None and len(position.throw) == 1
+        if one_die and not position.may_throw_one_die():
             left = len(position.squares(position.turn))
-            if left != 1:
-                raise self.fail(
-                    f"one die is thrown only with one piece left on the board (N6); "
-                    f"{SIDE_NAMES[position.turn]} has {left}"
-                )
+            raise self.fail(
+                f"one die is thrown only with one piece left on the board (N6); "
+                f"{SIDE_NAMES[position.turn]} has {left}"
+            )
