@@ -184,6 +184,27 @@ class SenetRules(RuleSet):
         """For each score, its forward moves and last-resort starts (one look-up a turn)."""
         return {n: (self.forward_moves[n], self.last_resort_starts[n]) for n in self.throws.scores}
 
+    @cached_property
+    def square_rulings(self) -> dict[str, list[Ruling]]:
+        """The forbidding rulings that name one square, for each square (index = square).
+        Rulings are values: legal move generation gives the same few at every throw.
+        Only the rules of this rule set's book are there."""
+        keys = ("own-piece", "refuge", "wall", "exact-square", "backward-occupied")
+        squares = range(SQUARES + 1)
+        return {
+            key: [self.rules.forbids(key, square=s) for s in squares]
+            for key in keys
+            if key in self.rules
+        }
+
+    @cached_property
+    def bear_off_home_rulings(self) -> list[Ruling]:
+        """K6's ruling for each square of the mover's last piece (index = square)."""
+        return [
+            self.rules.forbids("bear-off-home", square=s, row=self.home_row)
+            for s in range(SQUARES + 1)
+        ]
+
     def start_board(self) -> str:
         board = [EMPTY] * SQUARES
         for index in range(2 * self.pieces):
@@ -335,24 +356,24 @@ class Senet(RaceGame[SenetPosition]):
         past = SQUARES + 1 if end == OFF else end
         exact = rules.exact_square
         if exact is not None and start < exact < past:
-            return rules.rules.forbids("exact-square", square=exact)
+            return rules.square_rulings["exact-square"][exact]
         if end == OFF and rules.home_row is not None:
             last = mine[0]  # the mover's last piece
             if last < rules.home_row:
-                return rules.rules.forbids("bear-off-home", square=last, row=rules.home_row)
+                return rules.bear_off_home_rulings[last]
         if enemy_walls:
             wall = _first_between(enemy_walls, start, past)
             if wall is not None:
-                return rules.rules.forbids("wall", square=wall)
+                return rules.square_rulings["wall"][wall]
         if end == OFF:
             return None
         occupant = position.board[end - 1]
         if occupant == EMPTY:
             return None
         if occupant == PIECE[position.turn]:
-            return rules.rules.forbids("own-piece", square=end)
+            return rules.square_rulings["own-piece"][end]
         if end in rules.refuges:
-            return rules.rules.forbids("refuge", square=end)
+            return rules.square_rulings["refuge"][end]
         partner = self._protecting_neighbour(position, end)
         if partner is not None:
             return rules.rules.forbids("protected", square=end, partner=partner)
@@ -368,7 +389,7 @@ class Senet(RaceGame[SenetPosition]):
         if not rules.backward_from_refuges and start >= min(rules.refuges):
             return book.forbids("backward-refuge", square=start)
         if position.board[end - 1] != EMPTY:
-            return book.forbids("backward-occupied", square=end)
+            return rules.square_rulings["backward-occupied"][end]
         wall = _first_between(enemy_walls, end, start)
         if wall is not None:
             return book.forbids("backward-wall", square=wall)
