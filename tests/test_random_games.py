@@ -25,7 +25,7 @@ import pytest
 from game_helpers import undo_and_replay, undo_to_start
 
 from companion import games
-from companion.core import OFF, PASS, START, Action, Move
+from companion.core import OFF, PASS, START, Action, Move, RaceGame
 from companion.errors import IllegalMoveError, TurnError
 from companion.games.senet import BLACK, WHITE, Phase, Senet, SenetPosition, SenetRules
 from companion.rules import Ruling, Verdict
@@ -481,3 +481,21 @@ def test_explanations_agree_with_legal_moves_on_every_candidate(name: str) -> No
             if not explanation.legal:
                 assert explanation.deciding.forbids, (move, game.fen())
         game.push_fast(rng.choice(legal))
+
+
+@pytest.mark.parametrize("name", SENET_NAMES)
+def test_fast_legal_moves_agree_with_the_tiers(name: str) -> None:
+    """Senet's fast path for legal moves gives what the general way through the tiers
+    gives, in order, after every throw of a few random games."""
+    rules = senet_rules(name)
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(5):
+        game = rules.game()
+        while not game.is_over():
+            game.throw_fast(game.random_throw(rng))
+            legal = game.legal_moves()
+            assert legal == RaceGame.legal_moves(game), game.fen()
+            compared += 1
+            game.push_fast(rng.choice(legal))
+    assert compared > 500

@@ -8,10 +8,11 @@ both legal move generation and :meth:`Senet.explain` call them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, partial
+from itertools import filterfalse
 from typing import Any, ClassVar
 
 from companion.core import IN, OFF, START, Move, RaceGame, RuleSet, Tier
@@ -279,6 +280,21 @@ class Senet(RaceGame[SenetPosition]):
         if position.phase is _OPENING:
             yield Tier(self._opening_moves(throw), _no_ruling)
             return
+        yield Tier(*self._forward_tier(position, throw))
+        mine = position.pieces(position.turn)  # computed once per board, by _forward_tier
+        enemy_walls = position.wall(self.rules.wall, 1 - position.turn)
+        backward_moves = self.rules.backward_moves[throw]
+        backward = [backward_moves[start] for start in mine if start > throw]
+        yield Tier(backward, partial(self._backward_ruling, position, enemy_walls), "backward")
+        forward_moves, into_water = self.rules.forward_tables[throw]
+        if into_water:
+            last_resort = [forward_moves[start] for start in mine if start in into_water]
+            yield Tier(last_resort, _no_ruling, "last-resort")
+
+    def _forward_tier(
+        self, position: SenetPosition, throw: int
+    ) -> tuple[list[Move], Callable[[Move], Ruling | None]]:
+        """The forward moves of a throw in play, and the check that judges each."""
         mine = position.pieces(position.turn)
         enemy_walls = position.wall(self.rules.wall, 1 - position.turn)  # once, not per move
         forward_moves, into_water = self.rules.forward_tables[throw]
@@ -286,13 +302,20 @@ class Senet(RaceGame[SenetPosition]):
             forward = [forward_moves[start] for start in mine if start not in into_water]
         else:
             forward = list(map(forward_moves.__getitem__, mine))
-        yield Tier(forward, partial(self._forward_ruling, position, mine, enemy_walls))
-        backward_moves = self.rules.backward_moves[throw]
-        backward = [backward_moves[start] for start in mine if start > throw]
-        yield Tier(backward, partial(self._backward_ruling, position, enemy_walls), "backward")
-        if into_water:
-            last_resort = [forward_moves[start] for start in mine if start in into_water]
-            yield Tier(last_resort, _no_ruling, "last-resort")
+        return forward, partial(self._forward_ruling, position, mine, enemy_walls)
+
+    def legal_moves(self) -> list[Move]:
+        # A fast path for the usual case, a throw in play with a legal forward move: the
+        # first tier is judged without the tiers' generator (this runs at every throw of a
+        # random game or of the Sphinx's search). No preference applies in play (K3's is
+        # for the first move). Every other case goes the general way; a test compares the
+        # two ways on random games.
+        position = self.position
+        throw = position.throw
+        if throw is None or position.phase is not _PLAY:
+            return super().legal_moves()
+        forward, check = self._forward_tier(position, throw)
+        return list(filterfalse(check, forward)) or super().legal_moves()
 
     def preference(
         self, position: SenetPosition, move: Move, legal: Sequence[Move]
