@@ -1,16 +1,22 @@
 """Engine speed: legal move generation on mid-game positions, random games per second.
 
 Run: ``.venv/bin/python benchmarks/engine.py [--seconds S] [--json]``. Figures are for one
-core (the engine is single-threaded). Targets on the development machine: legal moves
-under 20 microseconds (median), at least 300 random games per second for senet-kendall.
+core (the engine is single-threaded): CPU seconds of this process (``time.process_time``),
+so that other work on the machine does not inflate them. The interpreter matters as much
+as the code: the first line names it (``.venv-bookworm/bin/python`` runs Debian's own
+3.11 where there is one, the build Raspberry Pi OS ships). Targets on the development
+machine: legal moves under 20 microseconds (median), at least 300 random games per second
+for senet-kendall.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import platform
 import random
 import statistics
+import sys
 import time
 from dataclasses import is_dataclass, replace
 from typing import Any
@@ -51,11 +57,11 @@ def legal_moves_times(name: str, positions: list[Any], repeat: int = 50) -> list
         # Dataclass positions cache derived data: copy them; named tuples hold none.
         fresh = is_dataclass(position)
         copies = [replace(position) if fresh else position for _ in range(repeat)]
-        start = time.perf_counter()
+        start = time.process_time()
         for copy in copies:
             game.position = copy
             game.legal_moves()
-        times.append((time.perf_counter() - start) / repeat)
+        times.append((time.process_time() - start) / repeat)
     return times
 
 
@@ -64,13 +70,19 @@ def random_games_per_second(name: str, seconds: float, seed: int = 2) -> tuple[f
     rules = games.get(name)
     rng = random.Random(seed)
     played = actions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         game = random_game(rules, rng, max_actions=MAX_ACTIONS)
         actions += sum(1 for action in game.history if isinstance(action, Move))
         played += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return played / elapsed, actions / played
+
+
+def interpreter() -> str:
+    """Which Python ran the figures: its version, build and path."""
+    build = " ".join(platform.python_build())
+    return f"{platform.python_version()} ({build}; {platform.python_compiler()}) {sys.executable}"
 
 
 def main() -> None:
@@ -91,8 +103,9 @@ def main() -> None:
             "us_per_action": 1e6 / (rate * length),
         }
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps({"python": interpreter(), "rule_sets": report}, indent=2))
         return
+    print(f"Python: {interpreter()}")
     print(
         f"{'rule set':<15}{'legal µs (median)':>18}{'p90':>8}{'games/s':>10}{'actions/game':>14}"
         f"{'µs/action':>11}"
