@@ -186,6 +186,11 @@ class SenetRules(RuleSet):
         return {n: (self.forward_moves[n], self.last_resort_starts[n]) for n in self.throws.scores}
 
     @cached_property
+    def wall_texts(self) -> tuple[str, str]:
+        """A wall of each side as it reads on the board (``WWW``, ``BBB``)."""
+        return PIECE[WHITE] * self.wall, PIECE[BLACK] * self.wall
+
+    @cached_property
     def square_rulings(self) -> dict[str, list[Ruling]]:
         """The forbidding rulings that name one square, for each square (index = square).
         Rulings are values: legal move generation gives the same few at every throw.
@@ -295,9 +300,15 @@ class Senet(RaceGame[SenetPosition]):
         self, position: SenetPosition, throw: int
     ) -> tuple[list[Move], Callable[[Move], Ruling | None]]:
         """The forward moves of a throw in play, and the check that judges each."""
+        rules = self.rules
         mine = position.pieces(position.turn)
-        enemy_walls = position.wall(self.rules.wall, 1 - position.turn)  # once, not per move
-        forward_moves, into_water = self.rules.forward_tables[throw]
+        enemy = 1 - position.turn
+        # Once, not per move; and most boards have no wall: the cheap test first.
+        if rules.wall_texts[enemy] in position.board:
+            enemy_walls = position.wall(rules.wall, enemy)
+        else:
+            enemy_walls = _NO_SQUARES
+        forward_moves, into_water = rules.forward_tables[throw]
         if into_water:
             forward = [forward_moves[start] for start in mine if start not in into_water]
         else:
