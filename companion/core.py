@@ -345,15 +345,10 @@ class RaceGame(ABC, Generic[P]):
             legal = list(filterfalse(check, moves))
             # A preference only ever chooses between legal moves; most families have none.
             if len(legal) > 1 and self.has_preference:
-                return self.preferred(position, legal)
+                return [move for move in legal if self.preference(position, move, legal) is None]
             if legal:
                 return legal
         return [PASS]
-
-    def preferred(self, position: P, legal: list[Move]) -> list[Move]:
-        """The legal moves :meth:`preference` lets through; a family whose preference
-        holds only in some positions may answer faster for the others."""
-        return [move for move in legal if self.preference(position, move, legal) is None]
 
     def is_legal(self, move: Move) -> bool:
         return move in self.legal_moves()

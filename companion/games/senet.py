@@ -342,13 +342,6 @@ class Senet(RaceGame[SenetPosition]):
             return None
         return self.rules.rules.forbids("first-move", square=square)
 
-    def preferred(self, position: SenetPosition, legal: list[Move]) -> list[Move]:
-        # K3's preference holds for white's first move only (_white_moves_first, inlined:
-        # this runs for every throw with a choice of moves).
-        if position.phase is not _FIRST or position.turn != WHITE:
-            return legal
-        return super().preferred(position, legal)
-
     def pass_ruling(self, position: SenetPosition, allowed: bool) -> Ruling:
         if position.phase is Phase.OPENING:
             verdict = Verdict.ALLOWS if allowed else Verdict.FORBIDS
