@@ -23,7 +23,7 @@ from typing import Any
 
 from companion import games
 from companion.core import Move, RaceGame
-from companion.randomplay import random_action, random_game
+from companion.randomplay import random_game, sampled_games
 
 AnyGame = RaceGame[Any]
 OPENING_ACTIONS = 20  # positions are sampled after this many throws and moves
@@ -31,21 +31,14 @@ MAX_ACTIONS = 100_000  # random Mehen games can go on while predators roam: cap 
 
 
 def midgame_positions(name: str, count: int, seed: int = 1) -> list[Any]:
-    """Positions with a throw pending, sampled from seeded random games past the opening."""
-    rules = games.get(name)
-    rng = random.Random(seed)
-    positions: list[Any] = []
-    game = rules.game()
-    step = 0
-    while len(positions) < count:
-        if game.is_over():
-            game = rules.game()
-        random_action(game, rng)
-        if game.position.throw is not None:
-            step += 1
-            if step % 7 == 0 and len(game.history) > OPENING_ACTIONS:
-                positions.append(game.position)
-    return positions
+    """Positions with a throw pending, sampled from seeded random games past the opening
+    (one position in seven)."""
+
+    def wanted(game: AnyGame) -> bool:
+        return game.position.throw is not None and len(game.history) > OPENING_ACTIONS
+
+    found = sampled_games(games.get(name), count, random.Random(seed), wanted=wanted, rate=1 / 7)
+    return [game.position for game in found]
 
 
 def legal_moves_times(name: str, positions: list[Any], repeat: int = 50) -> list[float]:

@@ -20,14 +20,16 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from game_helpers import undo_and_replay, undo_to_start
 
 from companion import games
-from companion.core import PASS, START, Action, Move
+from companion.core import PASS, START, Action, Move, RaceGame
 from companion.errors import IllegalMoveError, TurnError
 from companion.games.modern import Modern, ModernPosition, ModernRules
+from companion.randomplay import sampled_games
 from companion.rules import Ruling, Verdict
 
 NAME = "senet-modern"
@@ -450,22 +452,13 @@ def test_random_games_end_both_ways() -> None:
 
 
 def midgame_positions(count: int, seed: int = 1) -> list[ModernPosition]:
-    """Positions with dice pending, every 7th throw of seeded random games, for
-    benchmarks/engine.py (whose own sampler reads Senet's opening phase)."""
-    rules = modern_rules()
-    rng = random.Random(seed)
-    positions: list[ModernPosition] = []
-    game = rules.game()
-    throws = 0
-    while len(positions) < count:
-        if game.is_over():
-            game = rules.game()
-        game.throw(game.random_throw(rng))
-        throws += 1
-        if throws % 7 == 0:
-            positions.append(game.position)
-        game.push_fast(rng.choice(game.legal_moves()))
-    return positions
+    """Positions with dice pending, one in seven of seeded random games' throws."""
+
+    def wanted(game: RaceGame[Any]) -> bool:
+        return game.position.throw is not None
+
+    found = sampled_games(modern_rules(), count, random.Random(seed), wanted=wanted, rate=1 / 7)
+    return [game.position for game in found]
 
 
 def test_midgame_positions_have_dice_pending() -> None:
