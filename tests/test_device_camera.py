@@ -80,6 +80,18 @@ def test_a_settled_throw_is_read_once(sticks: tuple[ThrowPictures, Profile]) -> 
     assert _fed(reader, again, "sticks4") == [ThrowRead("MMMM")]
 
 
+def test_ur_throws_are_read_with_the_yes_no_stick_and_without() -> None:
+    pictures = ThrowPictures("ur")
+    reader = _reader(pictures, enrolled_profile(pictures))
+    thrown = ("3+yes", "1+no", "4", "2", "2+yes", "4+no", "1", "3")
+    read = []
+    for shown in thrown:
+        (event,) = _fed(reader, pictures.frames(pictures.picture(shown)), "ur")
+        assert isinstance(event, ThrowRefused) or event == ThrowRead(shown), shown
+        read += [shown] if isinstance(event, ThrowRead) else []
+    assert len(read) >= 6 and any("+" in s for s in read) and any("+" not in s for s in read)
+
+
 def test_nothing_is_read_while_the_sticks_move_or_without_a_game(
     sticks: tuple[ThrowPictures, Profile],
 ) -> None:

@@ -480,10 +480,10 @@ def scene(
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor.
 
-    ``faces`` ("MMPP", one letter per stick) and ``values`` (the d6s, or the d4) choose what the
-    implements show instead of drawing it; scenes with the same ``tray_seed`` share one
-    empty tray, as the throws of one game under one camera do; ``look`` (one of LOOKS) is
-    the set of sticks.
+    ``faces`` ("MMPP", one letter per stick, or the yes/no stick's) and ``values`` (the d6s,
+    or the d4) choose what the implements show instead of drawing it; scenes with the same
+    ``tray_seed`` share one empty tray, as the throws of one game under one camera do;
+    ``look`` (one of LOOKS) is the set of sticks.
     """
     rng = Random(seed)
     canvas = _Canvas(rng, tray_seed, markers)
@@ -511,6 +511,8 @@ def scene(
         objects.append({"kind": "d4", "value": value, "bbox": box, **geometry})
     if kit == "ur":
         face = "edge" if trouble == "on-edge" else rng.choice("MP")
+        if faces is not None and face != "edge":
+            face = faces[0]
         objects.append(
             {"kind": "yesno", "face": face, "bbox": _yesno(canvas, placer.narrow(75), face)}
         )

@@ -46,7 +46,7 @@ UNSEEN_RETRIES = 3
 
 
 def camera_reads(rules: RuleSet) -> bool:
-    """Whether the camera pipeline reads the implements of ``rules`` (not Ur's d4s yet)."""
+    """Whether the camera pipeline reads the implements of ``rules`` (not binary d4s yet)."""
     try:
         import cv2  # noqa: F401
     except ImportError:
@@ -85,8 +85,19 @@ class ThrowPictures:
             return self._scene(
                 self.seed, self.kit, trouble, values=values, tray_seed=self.tray_seed
             )
+        if self.kit in ("ur", "ur-nostick"):
+            return self._ur_scene(shown, trouble)
         return self._scene(
             self.seed, self.kit, trouble, faces=shown, tray_seed=self.tray_seed, look=self.look
+        )
+
+    def _ur_scene(self, shown: str, trouble: str | None) -> Any:
+        """``3`` (the die thrown alone) or ``3+yes`` / ``3+no`` (with the yes/no stick)."""
+        value, plus, stick = shown.partition("+")
+        kit = "ur" if plus else "ur-nostick"
+        face = "M" if stick == "yes" else "P"
+        return self._scene(
+            self.seed, kit, trouble, values=(int(value),), faces=face, tray_seed=self.tray_seed
         )
 
     def frames(self, picture: Frame) -> list[Frame]:
@@ -188,7 +199,7 @@ class PicturedThrows:
         pictures = self._ready(kit_for(rules))
         drawn = self._draw.next_throw(rules)
         shown = drawn.shown if isinstance(drawn, ThrowRead) else ""
-        trouble = self._trouble(pictures.kit, len(self.thrown) + 1)
+        trouble = self._trouble(pictures.kit, shown, len(self.thrown) + 1)
         unseen = 0
         while (event := self._throw(pictures, shown, trouble)) is None:
             unseen += 1  # the camera saw nothing: the player throws the same again
@@ -204,10 +215,11 @@ class PicturedThrows:
             pictures.forget(shown, trouble)  # the next such throw lands otherwise
         return event
 
-    def _trouble(self, kit: str, number: int) -> str | None:
+    def _trouble(self, kit: str, shown: str, number: int) -> str | None:
         trouble = self.troubles.get(number)
-        if trouble == "on-edge" and kit == "modern":
-            return "cocked"
+        no_stick = kit == "modern" or (kit.startswith("ur") and "+" not in shown)
+        if trouble == "on-edge" and no_stick:
+            return "cocked"  # dice: a die resting on another instead
         return trouble
 
     def _ready(self, kit: str) -> ThrowPictures:
