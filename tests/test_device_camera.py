@@ -92,6 +92,21 @@ def test_ur_throws_are_read_with_the_yes_no_stick_and_without() -> None:
     assert len(read) >= 6 and any("+" in s for s in read) and any("+" not in s for s in read)
 
 
+def test_the_binary_dice_of_ur_finkel_are_read_in_any_order() -> None:
+    pictures = ThrowPictures("binary-d4")
+    reader = _reader(pictures, enrolled_profile(pictures))
+    read = 0
+    # Four dice to a throw, each read three times in four: most throws are thrown again.
+    for shown in ("MPMM", "PPPM", "MMPP", "PPPP", "MMMM", "PMPP", "MMPM", "PPMP"):
+        (event,) = _fed(reader, pictures.frames(pictures.picture(shown)), "binary-d4")
+        if isinstance(event, ThrowRead):
+            assert sorted(event.shown) == sorted(shown), shown
+            read += 1
+        else:
+            assert isinstance(event, ThrowRefused), shown
+    assert read >= 2
+
+
 def test_nothing_is_read_while_the_sticks_move_or_without_a_game(
     sticks: tuple[ThrowPictures, Profile],
 ) -> None:
@@ -387,11 +402,11 @@ class _Stream:
         return None
 
 
-def test_a_game_whose_dice_are_not_read_yet_is_said_once(
+def test_a_game_whose_throws_are_not_read_is_said_once(
     sticks: tuple[ThrowPictures, Profile],
 ) -> None:
     pictures, profile = sticks
-    kit = "binary-d4"  # Finkel's four-sided dice: vision does not read them yet
+    kit = "sticks5"  # a house rule thrown with five sticks: vision does not read them
     events: queue.Queue[Event] = queue.Queue()
     settings = CameraSettings(
         open_source=lambda: _Stream(pictures), make_reader=lambda first: _reader(pictures, profile)
@@ -399,7 +414,7 @@ def test_a_game_whose_dice_are_not_read_yet_is_said_once(
     camera = CameraThrows(settings, post=events.put, kit=lambda: kit, lang=lambda: "fr")
     camera.start()
     try:
-        assert events.get(timeout=10) == CameraFailed("elle ne lit pas encore ces dés")
+        assert events.get(timeout=10) == CameraFailed("elle ne lit pas ces lancers")
         time.sleep(0.2)
         assert events.empty()  # no refusal for every throw, no second message
         kit = "sticks4"  # a game of Senet now

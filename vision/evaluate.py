@@ -146,7 +146,7 @@ def _match(truth: TruthObject, items: tuple[Implement, ...], used: set[int]) -> 
 def _agrees(truth: TruthObject, item: Implement) -> bool:
     if truth.kind is Kind.YESNO:
         return {"M": "yes", "P": "no"}.get(truth.face or "") == item.face
-    if truth.kind is Kind.STICK:
+    if truth.kind is Kind.STICK or truth.value is None:  # sticks, binary d4s
         return truth.face == item.face
     return truth.value == item.value
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from vision.binary_d4 import read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
 from vision.numerals import d4_templates, read_d4
@@ -60,8 +61,9 @@ class Reader:
         blobs = self._blobs(frame)
         implements: list[Implement] = []
         refusals: list[Refusal] = []
+        binary = kit is not None and kit.binary_d4
         for blob, call in blobs:
-            outcome = self._read_blob(frame, blob, call)
+            outcome = self._read_blob(frame, blob, call, binary)
             if isinstance(outcome, Refusal):
                 refusals.append(outcome)
             else:
@@ -83,7 +85,9 @@ class Reader:
             blobs.extend([(part, classify(part)) for part in parts] if parts else [(blob, call)])
         return blobs
 
-    def _read_blob(self, frame: Image, blob: Blob, call: ShapeCall) -> Implement | Refusal:
+    def _read_blob(
+        self, frame: Image, blob: Blob, call: ShapeCall, binary: bool = False
+    ) -> Implement | Refusal:
         if call.shape is Shape.HAND:
             return Refusal(Reason.HAND, blob.box)
         if blob.touches_border or blob.outside_mm >= ON_RIM_MM:
@@ -95,7 +99,7 @@ class Reader:
         if call.shape is Shape.COCKED and D4_SIDE[0] <= blob.length_mm <= D4_SIDE[1]:
             # A dark face lost to the shadow rule leaves a d4's outline no triangle; its
             # numerals on three fitted faces, cross-checked, show it lies flat.
-            read = self._read_d4(frame, blob)
+            read = self._read_d4(frame, blob, binary)
             if isinstance(read, Implement):
                 return read
         if call.shape is not Shape.FLAT or call.kind is None:
@@ -103,7 +107,7 @@ class Reader:
         if call.kind is Kind.D6:
             return self._read_d6(frame, blob)
         if call.kind is Kind.D4:
-            return self._read_d4(frame, blob)
+            return self._read_d4(frame, blob, binary)
         return self._read_stick(frame, blob, call.kind)
 
     def _on_floor(self, blob: Blob, call: ShapeCall) -> tuple[Blob, ShapeCall]:
@@ -130,7 +134,9 @@ class Reader:
         face = _YESNO_FACES[reading.face] if kind is Kind.YESNO else reading.face
         return Implement(kind, blob.box, reading.confidence, face=face)
 
-    def _read_d4(self, frame: Image, blob: Blob) -> Implement | Refusal:
+    def _read_d4(self, frame: Image, blob: Blob, binary: bool) -> Implement | Refusal:
+        if binary:
+            return self._read_binary_d4(frame, blob)
         if not self._d4_glyphs:
             detail = "the profile lacks the d4's numerals: enrol the d4"
             return Refusal(Reason.UNCLEAR, blob.box, detail)
@@ -138,6 +144,12 @@ class Reader:
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
+
+    def _read_binary_d4(self, frame: Image, blob: Blob) -> Implement | Refusal:
+        reading = read_binary_d4(frame, fit_tetra(frame, blob, self.tray))
+        if reading.face is None:
+            return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
+        return Implement(Kind.D4, blob.box, reading.confidence, face=reading.face)
 
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
         lift = self.tray.lift(*blob.centre, D6_HEIGHT_MM)

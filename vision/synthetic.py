@@ -254,11 +254,16 @@ def _d4(
     cocked: bool,
     value: int = 1,
     geometry: dict[str, object] | None = None,
+    tip: str | None = None,
 ) -> list[int]:
     """A d4 as a camera above the picture's centre sees it: the base on the floor, the top
     point lifted by perspective, each visible face (an affine image of the upright face)
     shaded by its slope to the light, with the top-read numerals painted on it: near each
-    corner that corner's value, its top towards the corner."""
+    corner that corner's value, its top towards the corner.
+
+    A binary d4 (``tip`` given: ``M`` its marked tip up, ``P`` not) has no numerals but
+    two of its four tips painted: the top one and one corner of the base, or two corners
+    of the base."""
     rng = canvas.rng
     edge = rng.uniform(25, 30)
     angle = np.radians(place[2])
@@ -294,6 +299,7 @@ def _d4(
     font = rng.choice(D4_FONTS)
     others = [v for v in range(1, 5) if v != value]
     rng.shuffle(others)  # either numbering (chirality), turned any way
+    painted = _painted_tips(rng, tip) if tip is not None else None
     x0, y0, x1, y1 = _bbox(hull)
     x0, y0 = max(0, x0 - 4), max(0, y0 - 4)
     region = canvas.image[y0 : y1 + 4, x0 : x1 + 4]
@@ -309,7 +315,12 @@ def _d4(
         first, second = (a, b) if same else (b, a)
         values = (others[k], others[(k + 1) % 3]) if same else (others[(k + 1) % 3], others[k])
         light = _face_light(apex, first, second)
-        texture = _d4_face(body, ink, font, (value, *values), light)
+        if painted is None:
+            texture = _d4_face(body, ink, font, (value, *values), light)
+        else:
+            ends = (k, (k + 1) % 3) if same else ((k + 1) % 3, k)
+            marks = (painted[0], painted[1 + ends[0]], painted[1 + ends[1]])
+            texture = _binary_d4_face(body, ink, marks, light)
         _paste_face(layer, cover, texture, (apex - origin, first - origin, second - origin))
     soft = cv2.GaussianBlur(cover, (0, 0), 0.6)[..., None]
     blurred = cv2.GaussianBlur(layer, (0, 0), 0.6)
@@ -369,6 +380,36 @@ def _d4_face(
         at = corner + 0.47 * (centre - corner)
         _face_numeral(texture, at, corner, str(shown), ink, font)
     return texture * light
+
+
+def _painted_tips(rng: Random, tip: str) -> tuple[bool, bool, bool, bool]:
+    """Which tips are painted: the top one, then the base's three corners; two in all."""
+    base = [True, False, False] if tip == "M" else [True, True, False]
+    rng.shuffle(base)
+    return (tip == "M", base[0], base[1], base[2])
+
+
+def _binary_d4_face(
+    body: tuple[int, int, int],
+    paint: tuple[int, int, int],
+    marks: tuple[bool, bool, bool],
+    light: float,
+) -> NDArray[np.float32]:
+    """One upright face of a binary d4 (top point up): its painted corners, a third of
+    the way along its edges."""
+    e = D4_TEXTURE
+    painted = np.zeros((e, e), np.float32)
+    corners = _upright_face()
+    for index, marked in enumerate(marks):
+        if not marked:
+            continue
+        corner = corners[index]
+        near = [corner + 0.3 * (corners[other] - corner) for other in range(3) if other != index]
+        polygon = np.round(np.asarray([corner, *near]) * 16).astype(np.int32)
+        cv2.fillConvexPoly(painted, polygon, 1.0, cv2.LINE_AA, 4)
+    weight = painted[..., None]
+    colours = np.asarray(body, np.float32) * (1 - weight) + np.asarray(paint, np.float32) * weight
+    return np.asarray(colours * light, np.float32)
 
 
 def _upright_face() -> NDArray[np.float64]:
@@ -509,6 +550,14 @@ def scene(
         geometry: dict[str, object] = {}
         box = _d4(canvas, placer.place(20), trouble == "cocked", value, geometry)
         objects.append({"kind": "d4", "value": value, "bbox": box, **geometry})
+    if kit == "binary-d4":
+        for index in range(4):
+            face = rng.choice("MP")
+            if faces is not None:
+                face = faces[index]
+            cocked = trouble == "cocked" and index == 0
+            box = _d4(canvas, placer.place(20), cocked, tip=face)
+            objects.append({"kind": "d4", "face": face, "bbox": box})
     if kit == "ur":
         face = "edge" if trouble == "on-edge" else rng.choice("MP")
         if faces is not None and face != "edge":
@@ -562,6 +611,9 @@ def _cut_by_border(canvas: _Canvas, objects: list[dict[str, object]], look: str,
     elif kit == "modern":
         box = _d6(canvas, place, 3, False)
         objects.append({"kind": "d6", "value": 3, "bbox": box, "cut": True})
+    elif kit == "binary-d4":
+        box = _d4(canvas, place, False, tip="M")
+        objects.append({"kind": "d4", "face": "M", "bbox": box, "cut": True})
     else:
         box = _d4(canvas, place, False)
         objects.append({"kind": "d4", "value": 2, "bbox": box, "cut": True})
@@ -574,11 +626,11 @@ def write_set(folder: Path, count: int, seed: int = 0, trouble_share: float = 0.
     (folder / "trays").mkdir(parents=True, exist_ok=True)
     lines = []
     for index in range(count):
-        kit = rng.choice(("sticks4", "sticks3", "ur", "ur-nostick", "modern"))
+        kit = rng.choice(("sticks4", "sticks3", "ur", "ur-nostick", "modern", "binary-d4"))
         trouble = rng.choice(TROUBLES) if rng.random() < trouble_share else None
         if trouble == "cocked" and kit.startswith("sticks"):
             trouble = "on-edge"
-        if trouble == "on-edge" and kit in ("modern", "ur-nostick"):
+        if trouble == "on-edge" and kit in ("modern", "ur-nostick", "binary-d4"):
             trouble = "cocked"
         made = scene(rng.randrange(2**31), kit, trouble)
         name = f"{index:05d}.png"

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from vision.settle import SettledReading
     from vision.tray import Tray
 
-READABLE_KITS = frozenset({"sticks4", "sticks3", "modern", "ur", "ur-nostick"})  # not binary d4s
+# Kits the camera reads: a house rule thrown with other implements (five sticks) is not.
+READABLE_KITS = frozenset({"sticks4", "sticks3", "modern", "ur", "ur-nostick", "binary-d4"})
 FOLDER_PACE_SECONDS = 0.05  # a folder or a video is read at 20 frames a second
 Frame = Any  # a BGR image (numpy array); typed loosely so the engine side needs no numpy
 Post = Callable[[Event], None]

@@ -7,8 +7,8 @@ engine, and people at the table, scripted, press the buttons. Two throws of the 
 go wrong (a stick on its edge, a hand over the tray) so the refusal is seen. Every
 screen shown is kept: the demo writes them as an animated GIF, the screens' text as a
 transcript, and the camera's pictures. Rule sets whose implements the camera does not
-read yet (the binary d4s of Ur-Finkel and Ur-Masters), or a machine without OpenCV, get
-fake readings with the same odds.
+read (a house rule's five sticks), or a machine without OpenCV, get fake readings with
+the same odds.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ UNSEEN_RETRIES = 3
 
 
 def camera_reads(rules: RuleSet) -> bool:
-    """Whether the camera pipeline reads the implements of ``rules`` (not binary d4s yet)."""
+    """Whether the camera pipeline reads the implements of ``rules`` (with OpenCV here)."""
     try:
         import cv2  # noqa: F401
     except ImportError:
@@ -217,7 +217,7 @@ class PicturedThrows:
 
     def _trouble(self, kit: str, shown: str, number: int) -> str | None:
         trouble = self.troubles.get(number)
-        no_stick = kit == "modern" or (kit.startswith("ur") and "+" not in shown)
+        no_stick = kit in ("modern", "binary-d4") or (kit.startswith("ur") and "+" not in shown)
         if trouble == "on-edge" and no_stick:
             return "cocked"  # dice: a die resting on another instead
         return trouble

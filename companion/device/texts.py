@@ -116,7 +116,7 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "ses images ne vont pas avec la calibration",
     ),
     "camera-ended": ("no more pictures", "plus d'images"),
-    "camera-kit": ("it does not read this game's dice yet", "elle ne lit pas encore ces dés"),
+    "camera-kit": ("it does not read this game's throws", "elle ne lit pas ces lancers"),
     "camera-no-work": ("this camera cannot do that", "cette caméra ne peut pas le faire"),
     # a throw the camera refused, by vision's reason (vision.observation.Reason)
     "refusal-on-edge": ("stick on its edge: throw again", "bâtonnet sur la tranche : relancez"),

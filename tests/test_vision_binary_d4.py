@@ -1,0 +1,80 @@
+"""Binary d4s (Ur-Finkel, Ur-Masters): the marked tip up or not, read from the painted tips
+and cross-checked (two tips of four painted), on generated throws."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import games
+from companion.reading import Seen, kit_for, throw_text
+from vision.binary_d4 import PAINT_CONTRAST, PLAIN_CONTRAST, _judged
+from vision.kit import kit_named
+from vision.observation import MARKED, PLAIN, Kind
+from vision.profile import default_profile
+from vision.reader import Reader
+from vision.synthetic import scene
+from vision.tray import calibrate
+
+PAINT = PAINT_CONTRAST + 40
+BARE = PLAIN_CONTRAST - 10
+
+
+@pytest.mark.parametrize(
+    ("contrasts", "face"),
+    [
+        ({"top": [PAINT, PAINT], "0": [PAINT], "1": [BARE], "2": [BARE, BARE]}, MARKED),
+        ({"top": [BARE, BARE, BARE], "0": [PAINT, PAINT], "1": [BARE], "2": [PAINT]}, PLAIN),
+        # a base corner half on the shadow in one face, bare in the other
+        ({"top": [PAINT, PAINT], "0": [PAINT], "1": [BARE, 20.0], "2": [BARE]}, MARKED),
+    ],
+)
+def test_two_painted_tips_give_the_face(contrasts: dict[str, list[float]], face: str) -> None:
+    assert _judged(contrasts).face == face
+
+
+@pytest.mark.parametrize(
+    ("contrasts", "detail"),
+    [
+        ({"top": [PAINT], "0": [PAINT], "1": [PAINT], "2": [BARE]}, "3 painted tips"),
+        ({"top": [PAINT], "0": [BARE], "1": [BARE], "2": [BARE]}, "1 painted tips"),
+        ({"top": [PAINT, BARE], "0": [PAINT], "1": [BARE], "2": [BARE]}, "1 painted tips"),
+        ({"top": [PAINT], "0": [PAINT], "1": [PAINT, BARE], "2": [BARE]}, "base corner"),
+        ({"top": [PAINT], "0": [PAINT], "1": [20.0], "2": [BARE]}, "base corner is unclear"),
+        ({"top": [PAINT], "0": [PAINT], "1": [], "2": [BARE]}, "not in view"),
+    ],
+)
+def test_a_die_that_is_not_two_painted_tips_is_refused(
+    contrasts: dict[str, list[float]], detail: str
+) -> None:
+    reading = _judged(contrasts)
+    assert reading.face is None and detail in reading.detail
+
+
+def test_generated_binary_dice_are_read_right_or_refused() -> None:
+    kit = kit_named("binary-d4")
+    right = dice = 0
+    for seed in range(12):
+        made = scene(300 + seed, "binary-d4")
+        observation = Reader(calibrate(made.empty), default_profile()).read(made.frame, kit)
+        objects = made.label["objects"]
+        assert isinstance(objects, list)
+        for truth in objects:
+            dice += 1
+            x0, y0, _, _ = truth["bbox"]
+            near = [
+                i for i in observation.implements if abs(i.box.x0 - x0) + abs(i.box.y0 - y0) < 12
+            ]
+            assert all(item.kind is Kind.D4 and item.face == truth["face"] for item in near)
+            right += len(near)
+    assert dice == 48 and right >= 30
+
+
+def test_a_read_throw_of_four_binary_dice_is_a_throw_of_ur_finkel() -> None:
+    rules = games.get("ur-finkel")
+    made = scene(2, "binary-d4", faces="MPMM")
+    kit = kit_for(rules)
+    observation = Reader(calibrate(made.empty), default_profile()).read(made.frame, kit_named(kit))
+    assert not observation.refusals
+    seen = [Seen("d4", face=item.face) for item in observation.implements]
+    throw = rules.parse_throw(throw_text(kit, seen))
+    assert throw.score == 3

@@ -1,0 +1,111 @@
+"""Binary tetrahedral dice (the Ur of today): is the marked tip up?
+
+Two of a binary d4's four tips are painted. Seen from above, a die lying on a face shows
+its top point and the three corners of its base, so all four tips are in view: the top
+one where the visible faces meet, each corner of the base in the faces beside it. Each
+tip is compared with the plain middle of the same face (so that the face's own light
+cancels out). The die is read only when two tips are painted in every face that shows
+them and the other two are bare in some face and painted in none: the top one and a
+corner of the base (marked tip up), or two corners of the base (marked tip down).
+Anything else (a fit that slipped, a shadow, a glint) is a refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.observation import MARKED, PLAIN
+from vision.tetra import CANONICAL_EDGE, Tetra, canonical_triangle
+from vision.tray import Image
+
+PAINTED = 2  # tips painted on every die
+TIP_SHARE = 0.8  # a tip's region: this close to its corner (barycentric weight)
+MIDDLE_SHARE = 0.5  # the plain middle: no corner weighs more than this
+PAINT_CONTRAST = 28.0  # Lab distance from the face's middle that shows paint
+PLAIN_CONTRAST = 14.0  # and the distance under which a tip is bare
+MIN_PIXELS = 12  # a region smaller than this in the rectified face says nothing
+THINNEST_FACE = 0.15  # a face's area in the picture over the base's (1/3 seen from above)
+
+
+@dataclass(frozen=True)
+class BinaryReading:
+    """``face``: MARKED (marked tip up) or PLAIN, or None with the reason in ``detail``."""
+
+    face: str | None
+    confidence: float
+    detail: str = ""
+
+
+def read_binary_d4(frame: Image, tetra: Tetra) -> BinaryReading:
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
+    contrasts: dict[str, list[float]] = {"top": [], "0": [], "1": [], "2": []}
+    for i, j in tetra.faces():
+        if tetra.face_share((i, j)) < THINNEST_FACE:
+            continue  # seen nearly edge on: too few pixels to say what is painted
+        face = _rectified(lab, (tetra.apex, tetra.base[i], tetra.base[j]))
+        middle = face[_REGIONS["middle"]]
+        if len(middle) < MIN_PIXELS:
+            continue
+        body = np.median(middle, axis=0)
+        for tip, region in zip(("top", str(i), str(j)), ("top", "left", "right"), strict=True):
+            pixels = face[_REGIONS[region]]
+            if len(pixels) >= MIN_PIXELS:
+                contrasts[tip].append(float(np.linalg.norm(np.median(pixels, axis=0) - body)))
+    return _judged(contrasts)
+
+
+def _judged(contrasts: dict[str, list[float]]) -> BinaryReading:
+    """Two tips painted in every face that shows them; the other two bare in at least one
+    face and painted in none (a face's corner can fall on the die's shadow when the fit
+    is a millimetre out, never on paint)."""
+    missing = [tip for tip, seen in contrasts.items() if not seen]
+    if missing:
+        return BinaryReading(None, 0.0, f"the d4's {_tip_name(missing[0])} is not in view")
+    painted = [tip for tip, seen in contrasts.items() if min(seen) >= PAINT_CONTRAST]
+    if len(painted) != PAINTED:
+        return BinaryReading(None, 0.0, f"{len(painted)} painted tips seen on a binary d4, not 2")
+    margins = [min(contrasts[tip]) - PAINT_CONTRAST for tip in painted]
+    for tip, seen in contrasts.items():
+        if tip in painted:
+            continue
+        if max(seen) >= PAINT_CONTRAST or min(seen) > PLAIN_CONTRAST:
+            return BinaryReading(None, 0.0, f"the d4's {_tip_name(tip)} is unclear")
+        margins.append(PLAIN_CONTRAST - min(seen))
+    confidence = min(1.0, 0.5 + min(margins) / PAINT_CONTRAST)
+    return BinaryReading(MARKED if "top" in painted else PLAIN, confidence)
+
+
+def _tip_name(tip: str) -> str:
+    return "top point" if tip == "top" else "base corner"
+
+
+def _rectified(
+    lab: NDArray[np.float32], corners: tuple[NDArray[np.float64], ...]
+) -> NDArray[np.float32]:
+    """The face through ``corners`` (top, lower left, lower right) seen square on."""
+    to_face = cv2.getAffineTransform(np.asarray(corners, np.float32), canonical_triangle())
+    size = (CANONICAL_EDGE, CANONICAL_EDGE)
+    return np.asarray(cv2.warpAffine(lab, to_face, size, flags=cv2.INTER_AREA), np.float32)
+
+
+def _regions() -> dict[str, NDArray[np.bool_]]:
+    """Where the three tips and the plain middle are in the rectified face."""
+    corners = canonical_triangle().astype(np.float64)
+    ys, xs = np.mgrid[0:CANONICAL_EDGE, 0:CANONICAL_EDGE] + 0.5
+    points = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+    weights = np.linalg.solve(np.vstack([corners.T, np.ones(3)]), points)  # barycentric
+    weights = weights.reshape(3, CANONICAL_EDGE, CANONICAL_EDGE)
+    inside = np.all(weights >= 0.04, axis=0)  # off the face's very edges
+    regions = {
+        name: inside & (weights[index] >= TIP_SHARE)
+        for index, name in enumerate(("top", "left", "right"))
+    }
+    regions["middle"] = inside & np.all(weights <= MIDDLE_SHARE, axis=0)
+    return regions
+
+
+_REGIONS = _regions()
