@@ -29,14 +29,16 @@ def test_demo_writes_a_gif_and_a_transcript(
     assert "demo.gif" in out
 
 
-def test_demo_of_a_game_the_camera_cannot_read_yet(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_demo_without_the_camera_path_uses_fake_readings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr("companion.device.demo.camera_reads", lambda rules: False)  # no OpenCV
     status = main(["demo", "--game", "ur-finkel", "--seed", "2", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert status == EXIT_OK
-    assert "the camera does not read these implements yet" in out
-    assert "[Game over]" in (tmp_path / "demo.txt").read_text()
+    assert "the camera path cannot read these throws here" in out
+    transcript = (tmp_path / "demo.txt").read_text()
+    assert "[Game over]" in transcript and "camera pictures" not in transcript
 
 
 @pytest.mark.usefixtures("no_fsync")

@@ -88,7 +88,10 @@ def run_device_demo(game: str, *, seed: int, lang: str, out: Path) -> int:
 def _throw_source(game: str, rng: random.Random, lang: Callable[[], str]) -> ThrowSource:
     if camera_reads(games.get(game)):
         return PicturedThrows(rng, lang=lang, troubles=TROUBLES)
-    print(f"{game}: the camera does not read these implements yet; fake readings are used")
+    print(
+        f"{game}: the camera path cannot read these throws here (no OpenCV, or implements "
+        "it does not read); fake readings are used"
+    )
     return FakeThrows(rng)
 
 
