@@ -9,7 +9,10 @@ the squeeze of a face seen aslant.
 
 The die is fitted to the picture as three faces of even colours over the floor: the base
 triangle (centre, turn, edge) and a small correction of the top point are moved until the
-colour inside each face, and around the die, is as even as it gets.
+colour inside each face, and around the die, is as even as it gets. Each face's colour sums
+are read along its three edges from running sums down the picture's columns, so a trial
+die costs its outline rather than its area and the fit ends on the picture's own pixels,
+moving the corners by fractions of a pixel.
 """
 
 from __future__ import annotations
@@ -32,12 +35,10 @@ APEX_FREEDOM_MM = 3.0  # how far the top point may move from where perspective p
 APEX_PRIOR = 0.005
 MARGIN_MM = 3.5  # floor kept around the die for the fit
 FIT_SCALE = 1.0  # the fit ends on the picture's own pixels
-MIDDLE_SCALE = 0.5  # after a half-size one
-COARSE_SCALE = 0.25  # and starts on a quarter-size one
+COARSE_SCALE = 0.25  # and starts on a quarter-size crop
 CANONICAL_EDGE = 72  # pixels of a rectified face's side
 # Rounds of each search (a round scores 12 to 32 dice at once): a bound on a die's time.
 COARSE_ROUNDS = 20
-MIDDLE_ROUNDS = 12
 FINE_ROUNDS = 12
 
 Points = NDArray[np.float64]
@@ -285,12 +286,9 @@ def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra:
     # two starts: the outline's triangle, and the same shrunk (it may hold some shadow).
     coarse = cost_with(model_at(COARSE_SCALE))
     start = starts[int(np.argmin(coarse(starts)))]
-    params, _ = _pattern_search(coarse, start, steps[:4], 1.0, COARSE_ROUNDS, True)
+    params, _ = _pattern_search(coarse, start, steps[:4], 1.0, COARSE_ROUNDS, smooth=False)
     params, _ = _pattern_search(
-        cost_with(model_at(MIDDLE_SCALE)), params, steps / 2, 0.5, MIDDLE_ROUNDS, False
-    )
-    params, _ = _pattern_search(
-        cost_with(model_at(FIT_SCALE)), params, steps / 4, 0.2, FINE_ROUNDS, False
+        cost_with(model_at(FIT_SCALE)), params, steps / 2, 0.12, FINE_ROUNDS, smooth=True
     )
     (base,), (apex,) = shape(params[None])
     return Tetra(base, apex)
@@ -302,40 +300,63 @@ def _pattern_search(
     steps: NDArray[np.float64],
     smallest: float,
     most: int,
-    pairs: bool,
+    smooth: bool,
 ) -> tuple[NDArray[np.float64], float]:
-    """Pattern search with halving steps: each round scores at once every parameter, and
-    every pair of parameters, moved one step either way, and takes the best move; no
-    derivatives needed. Only the first ``len(steps)`` parameters are moved."""
+    """Pattern search with halving steps, no derivatives needed: each round scores at once
+    every parameter moved one step either way and either every pair of parameters so moved
+    or, where the cost is ``smooth``, the minimum of a parabola through each parameter's
+    three values (all parameters moved there together). The best move is taken; the steps
+    are halved when none is better or the parabolas' minimum was. Only the first
+    ``len(steps)`` parameters are moved."""
     best = start.copy()
     best_cost = float(cost(best[None])[0])
-    moves = _moves(len(steps), len(start), pairs)
+    moves = _moves(len(steps), len(start), pairs=not smooth)
     steps = np.concatenate([steps, np.zeros(len(start) - len(steps))])
     for _ in range(most):
         if steps[0] < smallest:
             break
         trials = best + moves * steps
         costs = cost(trials)
+        if smooth:
+            jump = best + _parabola_steps(costs, best_cost, len(best)) * steps
+            trials = np.vstack([trials, jump[None]])
+            costs = np.concatenate([costs, cost(jump[None])])
         k = int(np.argmin(costs))
-        if costs[k] < best_cost:
+        improved = costs[k] < best_cost
+        if improved:
             best, best_cost = trials[k], float(costs[k])
-        else:
+        if not improved or k == len(moves):
             steps = steps / 2
     return best, best_cost
 
 
+def _parabola_steps(costs: NDArray[np.float64], centre: float, size: int) -> Points:
+    """Per parameter, where a parabola through its costs one step ahead (``costs[0::2]``),
+    at the centre and one step behind is lowest, in steps (at most one either way)."""
+    ahead, behind = costs[0::2], costs[1::2]
+    bend = ahead + behind - 2 * centre
+    valley = bend > 0
+    shift = np.where(valley, (behind - ahead) / (2 * np.where(valley, bend, 1.0)), 0.0)
+    moved = np.zeros(size)
+    moved[: len(shift)] = np.clip(shift, -1.0, 1.0)
+    return moved
+
+
 def _moves(moved: int, size: int, pairs: bool) -> NDArray[np.float64]:
-    """Unit moves of one (or also two) of the first ``moved`` parameters, either way."""
+    """Unit moves of one (and, with ``pairs``, two) of the first ``moved`` parameters,
+    either way: one parameter's move ahead, then behind."""
     moves = []
     for k in range(moved):
         for sign in (1.0, -1.0):
             one = np.zeros(size)
             one[k] = sign
             moves.append(one)
-            for other in range(k + 1, moved if pairs else 0):
-                for second in (1.0, -1.0):
-                    two = one.copy()
-                    two[other] = second
+    if pairs:
+        for k in range(moved):
+            for other in range(k + 1, moved):
+                for signs in ((1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)):
+                    two = np.zeros(size)
+                    two[k], two[other] = signs
                     moves.append(two)
     return np.asarray(moves)
 
