@@ -122,6 +122,9 @@ class _Model:
         running[1 : rows + 1] = np.cumsum(values, axis=0)
         running[rows + 1] = running[rows]  # reading at the very bottom needs a row below
         self.running = running.reshape(-1, _COLUMNS)
+        # What each row adds: the running sums between two rows, read at a fraction.
+        self.values = np.zeros_like(self.running)
+        self.values[: rows * columns] = values.reshape(-1, _COLUMNS)
         self.rows, self.columns = rows, columns
         self.offset = offset
         self.scale = scale
@@ -171,21 +174,19 @@ class _Model:
         last = np.clip(np.ceil(np.maximum(xa, xb) - 0.5), 0, self.columns).astype(np.int64)
         spans = np.maximum(last - first, 0)
         edge = np.repeat(np.arange(len(spans)), spans)
-        filled = np.cumsum(spans)
-        column = np.arange(len(edge)) + (first + spans - filled)[edge]
+        opening = np.cumsum(spans) - spans
+        column = np.arange(len(edge)) + (first - opening)[edge]
         slope = (yb - ya) / np.where(xb != xa, xb - xa, 1.0)
         y = np.clip(ya[edge] + (column + 0.5 - xa[edge]) * slope[edge], 0.0, float(self.rows))
         row = y.astype(np.int64)  # y >= 0: truncation is the floor
         at = row * self.columns + column
-        above = self.running[at]
+        read = self.running[at] + (y - row)[:, None] * self.values[at]
+        sums = np.zeros((len(spans), _COLUMNS))
+        crossing = spans > 0
+        if crossing.any():
+            sums[crossing] = np.add.reduceat(read, opening[crossing], axis=0)
         # Each column is added along an edge going left, taken away along one going right.
-        weight = np.where(xb < xa, 1.0, -1.0)[edge]
-        read = (above + (y - row)[:, None] * (self.running[at + self.columns] - above)) * weight[
-            :, None
-        ]
-        running = np.zeros((len(edge) + 1, _COLUMNS))
-        np.cumsum(read, axis=0, out=running[1:])
-        return np.asarray(running[filled] - running[np.concatenate([[0], filled[:-1]])], np.float64)
+        return np.asarray(sums * np.where(xb < xa, 1.0, -1.0)[:, None], np.float64)
 
 
 _NEXT = np.array([1, 2, 0])
@@ -225,17 +226,18 @@ def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra:
     x1 = min(frame.shape[1], blob.box.x1 + margin)
     y1 = min(frame.shape[0], blob.box.y1 + margin)
 
-    def model_at(scale: float) -> _Model:
-        def shrunk(image: Image) -> Image:
-            part = image[y0:y1, x0:x1]
-            if scale == 1.0:
-                return part
-            small = cv2.resize(part, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-            return np.asarray(small, np.uint8)
+    crop = frame[y0:y1, x0:x1]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    change = _change(crop, tray.empty[y0:y1, x0:x1])
 
-        crop = shrunk(frame)
-        lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-        return _Model(lab, _change(crop, shrunk(tray.empty)), np.array([x0, y0], np.float64), scale)
+    def model_at(scale: float) -> _Model:
+        def shrunk(image: NDArray[np.float32]) -> NDArray[np.float32]:
+            if scale == 1.0:
+                return image
+            small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            return np.asarray(small, np.float32)
+
+        return _Model(shrunk(lab), shrunk(change), np.array([x0, y0], np.float64), scale)
 
     _, triangle = cv2.minEnclosingTriangle(blob.contour.astype(np.float32))
     corners = triangle.reshape(3, 2).astype(np.float64)
