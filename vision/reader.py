@@ -134,7 +134,11 @@ class Reader:
         if not self._d4_glyphs:
             detail = "the profile lacks the d4's numerals: enrol the d4"
             return Refusal(Reason.UNCLEAR, blob.box, detail)
-        reading = read_d4(frame, fit_tetra(frame, blob, self.tray), self._d4_glyphs)
+        tetra = fit_tetra(frame, blob, self.tray)
+        if not D4_SIDE[0] <= tetra.edge / self.tray.px_per_mm <= D4_SIDE[1]:
+            # No d4 of this size: the fit followed something else (a shadow, a neighbour).
+            return Refusal(Reason.UNCLEAR, blob.box, "the d4's faces were not found")
+        reading = read_d4(frame, tetra, self._d4_glyphs)
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)

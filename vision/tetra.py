@@ -51,6 +51,11 @@ class Tetra:
     base: Points  # (3, 2) full-frame pixels
     apex: Points  # (2,)
 
+    @property
+    def edge(self) -> float:
+        """The base's mean side, pixels."""
+        return float(np.mean([np.hypot(*(self.base[i] - self.base[i - 1])) for i in range(3)]))
+
     def faces(self) -> list[tuple[int, int]]:
         """Visible faces as (i, j): the face through the top point and base corners i, j,
         ordered so that (apex, base[i], base[j]) turns the same way as the canonical face."""
