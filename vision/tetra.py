@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.segment import Blob
+from vision.segment import Blob, change_from_empty, log_picture
 from vision.tray import Image, Tray
 
 APEX_RATIO = float(np.sqrt(2.0 / 3.0))  # height of the top point / edge
@@ -208,13 +208,11 @@ def _turns(a: Points, b: Points, c: Points) -> NDArray[np.float64]:
 
 
 def _change(crop: Image, empty: Image) -> NDArray[np.float32]:
-    """0 where the crop looks like the empty tray (or its shadow), 1 where it does not."""
-    ratio = np.log(crop.astype(np.float32) + 25.0) - np.log(empty.astype(np.float32) + 25.0)
-    ratio -= np.median(ratio.reshape(-1, 3), axis=0)
-    brightness = ratio.mean(axis=2)
-    hue = np.abs(ratio - brightness[..., None]).max(axis=2)
+    """0 where the crop looks like the empty tray (or its shadow), 1 where it does not: as
+    the foreground's measure, but graded rather than cut at a threshold."""
+    brightness, hue = change_from_empty(log_picture(crop), log_picture(empty))
     evidence = np.maximum(hue / HUE_CHANGE, np.maximum(brightness / LIGHTER, brightness / DARKER))
-    return np.asarray(np.clip(evidence - 0.0, 0.0, 1.0), np.float32)
+    return np.asarray(np.clip(evidence, 0.0, 1.0), np.float32)
 
 
 HUE_CHANGE = 0.10
