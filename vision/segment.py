@@ -86,7 +86,8 @@ def change_from_empty(
     camera's."""
     ratio = cv2.subtract(log_frame, log_empty)
     drift = np.median(ratio[::sampling, ::sampling].reshape(-1, 3), axis=0)
-    channels = [c - float(d) for c, d in zip(cv2.split(ratio), drift, strict=True)]
+    # (numpy's channel views: cv2.split copies the planes out several times slower)
+    channels = [ratio[..., k] - float(d) for k, d in enumerate(drift)]
     brightness = (channels[0] + channels[1] + channels[2]) / 3.0
     hue_shift = np.maximum(
         np.maximum(cv2.absdiff(channels[0], brightness), cv2.absdiff(channels[1], brightness)),
