@@ -219,15 +219,15 @@ def _nonempty(frames: Iterator[Any], error: Exception) -> Iterator[Any]:
 
 
 def _enrol(args: argparse.Namespace) -> int:
-    from vision.dataset import enrolment_examples, enrolment_glyphs, generated_d4s, load_scenes
+    from vision.dataset import generated_d4s, labelled_enrolment, load_scenes
     from vision.numerals import learn_glyphs
     from vision.profile import Profile, enrol
 
     glyphs: list[Any] = []
     if args.labels is not None:
-        scenes = load_scenes(args.labels)
-        examples = list(enrolment_examples(scenes))
-        glyphs = list(enrolment_glyphs(scenes))
+        learned = labelled_enrolment(load_scenes(args.labels))
+        examples = list(learned.examples)
+        glyphs = list(learned.glyphs())
         if args.d4_generated > 0:
             glyphs += learn_glyphs(list(generated_d4s(args.d4_generated)), "generated")
     elif args.source is not None and args.kind == "d4":

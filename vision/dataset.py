@@ -4,7 +4,7 @@ per line of ``labels.jsonl`` naming the image, the empty tray, the kit and the o
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +14,7 @@ from vision.kit import Kit, kit_named
 from vision.numerals import DieNumerals, Glyph, die_numerals, learn_glyphs
 from vision.observation import Box, Kind
 from vision.profile import Example
-from vision.segment import Segmenter
+from vision.segment import Blob, Segmenter
 from vision.shapes import Shape, classify
 from vision.tetra import fit_tetra
 from vision.tray import Image, Tray, calibrate, read_image
@@ -81,18 +81,37 @@ def _scene(folder: Path, record: dict[str, object]) -> Scene:
     )
 
 
-def enrolment_examples(scenes: list[Scene]) -> Iterator[Example]:
-    """Faces of flat sticks and yes/no sticks in labelled scenes, as enrolment examples."""
+@dataclass(frozen=True, slots=True)
+class Enrolment:
+    """What labelled scenes teach: faces of flat sticks and yes/no sticks, and the numerals
+    of flat d4s with their values."""
+
+    examples: tuple[Example, ...]
+    d4s: tuple[tuple[int, DieNumerals], ...]
+
+    def glyphs(self, look: str = "enrolled") -> tuple[Glyph, ...]:
+        return learn_glyphs(list(self.d4s), look)
+
+
+def labelled_enrolment(scenes: list[Scene]) -> Enrolment:
+    """Stick faces and d4 numerals of labelled scenes; each scene's tray is calibrated and
+    its picture segmented once for both."""
+    examples: list[Example] = []
+    d4s: list[tuple[int, DieNumerals]] = []
     for scene in scenes:
         frame = read_image(scene.image)
         tray = calibrate(read_image(scene.tray))
-        yield from _examples_in(frame, Segmenter(tray), tray.px_per_mm, scene)
+        blobs = Segmenter(tray).foreground(frame).blobs
+        examples += _examples_in(frame, blobs, tray.px_per_mm, scene)
+        truths = [(o.box, o.value) for o in scene.objects if o.kind is Kind.D4 and o.value]
+        d4s += _labelled_d4s(frame, tray, blobs, truths)
+    return Enrolment(tuple(examples), tuple(d4s))
 
 
 def _examples_in(
-    frame: Image, segmenter: Segmenter, px_per_mm: float, scene: Scene
+    frame: Image, blobs: Iterable[Blob], px_per_mm: float, scene: Scene
 ) -> Iterator[Example]:
-    for blob in segmenter.foreground(frame).blobs:
+    for blob in blobs:
         call = classify(blob)
         if call.shape is not Shape.FLAT or call.kind not in (Kind.STICK, Kind.YESNO):
             continue
@@ -104,11 +123,6 @@ def _examples_in(
             yield Example(truth.kind, truth.face, scene.design, features)
 
 
-def enrolment_glyphs(scenes: list[Scene], look: str = "enrolled") -> tuple[Glyph, ...]:
-    """Glyphs of the d4's numerals, learned from every flat d4 of labelled scenes."""
-    return learn_glyphs(list(labelled_d4s(scenes)), look)
-
-
 def generated_d4s(count: int, seed: int = 0) -> Iterator[tuple[int, DieNumerals]]:
     """The numerals of generated d4s (``vision.synthetic``), with their values: glyphs of
     a plain sans-serif font, for a profile that reads common d4s before any enrolment."""
@@ -118,31 +132,29 @@ def generated_d4s(count: int, seed: int = 0) -> Iterator[tuple[int, DieNumerals]
         made = scene(seed * 100_003 + index, "ur-nostick")
         (truth,) = made.objects
         tray = calibrate(made.empty)
-        yield from _d4s_in(made.frame, tray, [(Box(*truth["bbox"]), int(truth["value"]))])
+        blobs = Segmenter(tray).foreground(made.frame).blobs
+        yield from _labelled_d4s(
+            made.frame, tray, blobs, [(Box(*truth["bbox"]), int(truth["value"]))]
+        )
 
 
 def d4s_in(frame: Image, tray: Tray) -> Iterator[DieNumerals]:
     """The numerals of every d4 lying flat in a frame."""
-    for blob in Segmenter(tray).foreground(frame).blobs:
-        call = classify(blob)
-        if call.shape is Shape.FLAT and call.kind is Kind.D4:
-            yield die_numerals(frame, fit_tetra(frame, blob, tray))
+    for blob in _flat_d4s(Segmenter(tray).foreground(frame).blobs):
+        yield die_numerals(frame, fit_tetra(frame, blob, tray))
 
 
-def _d4s_in(
-    frame: Image, tray: Tray, truths: list[tuple[Box, int]]
+def _labelled_d4s(
+    frame: Image, tray: Tray, blobs: Iterable[Blob], truths: list[tuple[Box, int]]
 ) -> Iterator[tuple[int, DieNumerals]]:
-    for blob in Segmenter(tray).foreground(frame).blobs:
+    """The numerals of the flat d4s that match a labelled die, with its value."""
+    if not truths:
+        return
+    for blob in _flat_d4s(blobs):
         box, value = max(truths, key=lambda truth: truth[0].iou(blob.box))
-        if box.iou(blob.box) < MATCH_IOU or classify(blob).kind is not Kind.D4:
-            continue
-        yield value, die_numerals(frame, fit_tetra(frame, blob, tray))
+        if box.iou(blob.box) >= MATCH_IOU:
+            yield value, die_numerals(frame, fit_tetra(frame, blob, tray))
 
 
-def labelled_d4s(scenes: list[Scene]) -> Iterator[tuple[int, DieNumerals]]:
-    """The numerals of every flat d4 in labelled scenes, with its value."""
-    for scene in scenes:
-        truths = [(o.box, o.value) for o in scene.objects if o.kind is Kind.D4 and o.value]
-        if truths:
-            frame = read_image(scene.image)
-            yield from _d4s_in(frame, calibrate(read_image(scene.tray)), truths)
+def _flat_d4s(blobs: Iterable[Blob]) -> Iterator[Blob]:
+    return (blob for blob in blobs if classify(blob).kind is Kind.D4)

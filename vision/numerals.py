@@ -161,10 +161,11 @@ def die_numerals(frame: Image, tetra: Tetra) -> DieNumerals:
     numerals = DieNumerals()
     if not raw:
         return numerals
-    ink = _ink_sign([patch for _, patch, _ in raw])
-    for where, patch, blur in raw:
-        inside = patch[_INSIDE]
-        contrast = np.where(_INSIDE, (patch - float(np.median(inside))) * ink, 0.0)
+    insides = np.stack([patch[_INSIDE] for _, patch, _ in raw])
+    low, middle, high = np.percentile(insides, (3, 50, 97), axis=1)
+    ink = _ink_sign(low, middle, high)
+    for (where, patch, blur), median in zip(raw, middle.tolist(), strict=True):
+        contrast = np.where(_INSIDE, (patch - median) * ink, 0.0)
         upright = Numeral(np.asarray(np.clip(contrast, 0, None), np.float32), blur * CAMERA_BLUR**2)
         if where < 0:
             numerals.apex.append(upright)
@@ -173,15 +174,14 @@ def die_numerals(frame: Image, tetra: Tetra) -> DieNumerals:
     return numerals
 
 
-def _ink_sign(patches: list[Patch]) -> float:
+def _ink_sign(
+    low: NDArray[np.float64], middle: NDArray[np.float64], high: NDArray[np.float64]
+) -> float:
     """+1 when the numerals are lighter than the die, -1 when darker: the ink is the side
-    of the face's median with the longer tail."""
-    lighter = darker = 0.0
-    for patch in patches:
-        inside = patch[_INSIDE]
-        low, middle, high = np.percentile(inside, (3, 50, 97))
-        lighter += float(high - middle)
-        darker += float(middle - low)
+    of the faces' medians with the longer tails (each patch's 3rd, 50th and 97th
+    percentiles)."""
+    lighter = float((high - middle).sum())
+    darker = float((middle - low).sum())
     return 1.0 if lighter >= darker else -1.0
 
 

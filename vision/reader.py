@@ -135,21 +135,22 @@ class Reader:
         return Implement(kind, blob.box, reading.confidence, face=face)
 
     def _read_d4(self, frame: Image, blob: Blob, binary: bool) -> Implement | Refusal:
-        if binary:
-            return self._read_binary_d4(frame, blob)
-        if not self._d4_glyphs:
+        if not binary and not self._d4_glyphs:
             detail = "the profile lacks the d4's numerals: enrol the d4"
             return Refusal(Reason.UNCLEAR, blob.box, detail)
-        reading = read_d4(frame, fit_tetra(frame, blob, self.tray), self._d4_glyphs)
+        tetra = fit_tetra(frame, blob, self.tray)
+        if not D4_SIDE[0] <= tetra.edge / self.tray.px_per_mm <= D4_SIDE[1]:
+            # No d4 of this size: the fit followed something else (a shadow, a neighbour).
+            return Refusal(Reason.UNCLEAR, blob.box, "the d4's faces were not found")
+        if binary:
+            tips = read_binary_d4(frame, tetra)
+            if tips.face is None:
+                return Refusal(Reason.UNCLEAR, blob.box, tips.detail)
+            return Implement(Kind.D4, blob.box, tips.confidence, face=tips.face)
+        reading = read_d4(frame, tetra, self._d4_glyphs)
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
-
-    def _read_binary_d4(self, frame: Image, blob: Blob) -> Implement | Refusal:
-        reading = read_binary_d4(frame, fit_tetra(frame, blob, self.tray))
-        if reading.face is None:
-            return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
-        return Implement(Kind.D4, blob.box, reading.confidence, face=reading.face)
 
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
         lift = self.tray.lift(*blob.centre, D6_HEIGHT_MM)

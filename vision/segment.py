@@ -27,6 +27,7 @@ MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
 SMALLEST_IMPLEMENT_MM2 = 225.0
 BRIDGE_MM = 12.0  # widest dark band between two light parts of one object
 DARK_OFFSET = 25.0  # grey levels added before the log ratio
+DRIFT_SAMPLING = 8  # every 8th pixel of every 8th row tells the exposure's drift
 TEXTURE_WINDOW = 7  # pixels at analysis size
 TEXTURE_KEPT = 0.25  # correlation above which the felt's texture shows through
 SPLIT_SOLIDITY = 0.8  # outlines less convex than this may be implements touching
@@ -69,6 +70,32 @@ class Foreground:
     blobs: tuple[Blob, ...]
 
 
+def log_picture(image: Image) -> NDArray[np.float32]:
+    """The picture's log, an offset added so that sensor noise in the dark, shaded walls
+    does not look like change."""
+    return np.asarray(np.log(image.astype(np.float32) + DARK_OFFSET), np.float32)
+
+
+def change_from_empty(
+    log_frame: NDArray[np.float32], log_empty: NDArray[np.float32], sampling: int = 1
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """How a picture changed from the empty tray (both as :func:`log_picture`): its change
+    of brightness (log ratio, the channels' mean) and of hue (the channels' largest move
+    apart from that mean: a shadow darkens every channel alike). The exposure's drift is
+    taken out: the typical pixel (every ``sampling``-th) is felt, so its change is the
+    camera's."""
+    ratio = cv2.subtract(log_frame, log_empty)
+    drift = np.median(ratio[::sampling, ::sampling].reshape(-1, 3), axis=0)
+    # (numpy's channel views: cv2.split copies the planes out several times slower)
+    channels = [ratio[..., k] - float(d) for k, d in enumerate(drift)]
+    brightness = (channels[0] + channels[1] + channels[2]) / 3.0
+    hue_shift = np.maximum(
+        np.maximum(cv2.absdiff(channels[0], brightness), cv2.absdiff(channels[1], brightness)),
+        cv2.absdiff(channels[2], brightness),
+    )
+    return np.asarray(brightness, np.float32), np.asarray(hue_shift, np.float32)
+
+
 class Segmenter:
     """Compares frames with one calibrated tray; prepares what is reused for every frame."""
 
@@ -91,24 +118,14 @@ class Segmenter:
 
     @staticmethod
     def _prepare(small: Image) -> NDArray[np.float32]:
-        blurred = cv2.GaussianBlur(small, (3, 3), 0)
-        # The offset keeps sensor noise in the dark, shaded walls from looking like change.
-        return np.asarray(np.log(blurred.astype(np.float32) + DARK_OFFSET), np.float32)
+        return log_picture(np.asarray(cv2.GaussianBlur(small, (3, 3), 0), np.uint8))
 
     def mask(self, frame: Image) -> Mask:
         small = _shrunk(frame)
         log_frame = self._prepare(small)
         if log_frame.shape != self._empty.shape:
             raise ValueError("the frame and the empty tray differ in size")
-        ratio = cv2.subtract(log_frame, self._empty)
-        # Exposure drift: the typical pixel is felt, so its change is the camera's, not ours.
-        drift = np.median(ratio[::8, ::8].reshape(-1, 3), axis=0)
-        channels = [c - float(d) for c, d in zip(cv2.split(ratio), drift, strict=True)]
-        brightness = (channels[0] + channels[1] + channels[2]) / 3.0
-        hue_shift = np.maximum(
-            np.maximum(cv2.absdiff(channels[0], brightness), cv2.absdiff(channels[1], brightness)),
-            cv2.absdiff(channels[2], brightness),
-        )
+        brightness, hue_shift = change_from_empty(log_frame, self._empty, DRIFT_SAMPLING)
         hue_changed = hue_shift > HUE_CHANGE
         lighter = brightness > BRIGHTNESS_CHANGE
         much_darker = brightness < SHADOW_DEPTH

@@ -9,7 +9,10 @@ the squeeze of a face seen aslant.
 
 The die is fitted to the picture as three faces of even colours over the floor: the base
 triangle (centre, turn, edge) and a small correction of the top point are moved until the
-colour inside each face, and around the die, is as even as it gets.
+colour inside each face, and around the die, is as even as it gets. Each face's colour sums
+are read along its three edges from running sums down the picture's columns, so a trial
+die costs its outline rather than its area and the fit ends on the picture's own pixels,
+moving the corners by fractions of a pixel.
 """
 
 from __future__ import annotations
@@ -21,18 +24,22 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.segment import Blob
+from vision.segment import Blob, change_from_empty, log_picture
 from vision.tray import Image, Tray
 
 APEX_RATIO = float(np.sqrt(2.0 / 3.0))  # height of the top point / edge
 APEX_FREEDOM_MM = 3.0  # how far the top point may move from where perspective puts it
+# The top point's place is known from the base and the camera's height to about a millimetre
+# (camera height, scale, tilt): moving it away costs this much per mm squared, so that faces
+# of like colours, which hardly tell where their common corner is, leave it there.
+APEX_PRIOR = 0.005
 MARGIN_MM = 3.5  # floor kept around the die for the fit
-FIT_SCALE = 0.5  # the fit ends on a half-size crop
-COARSE_SCALE = 0.25  # and starts on a quarter-size one
+FIT_SCALE = 1.0  # the fit ends on the picture's own pixels
+COARSE_SCALE = 0.25  # and starts on a quarter-size crop
 CANONICAL_EDGE = 72  # pixels of a rectified face's side
-# Evaluations per search (each about 30 us): a bound on the time a die may take.
-COARSE_EVALUATIONS = 60
-FINE_EVALUATIONS = 60
+# Rounds of each search (a round scores 12 to 32 dice at once): a bound on a die's time.
+COARSE_ROUNDS = 20
+FINE_ROUNDS = 12
 
 Points = NDArray[np.float64]
 
@@ -43,6 +50,11 @@ class Tetra:
 
     base: Points  # (3, 2) full-frame pixels
     apex: Points  # (2,)
+
+    @property
+    def edge(self) -> float:
+        """The base's mean side, pixels."""
+        return float(np.mean([np.hypot(*(self.base[i] - self.base[i - 1])) for i in range(3)]))
 
     def faces(self) -> list[tuple[int, int]]:
         """Visible faces as (i, j): the face through the top point and base corners i, j,
@@ -88,68 +100,119 @@ def _equilateral(x: float, y: float, angle: float, edge: float) -> Points:
 
 
 class _Model:
-    """The picture of a d4 for one set of parameters, scored against a crop: the colour
-    left unexplained inside each face and around the die, plus the floor counted as die and
-    the die counted as floor (by the crop's change from the empty tray, which a shadow
-    does not make)."""
+    """The picture of a d4 for sets of parameters, scored against a crop: the colour left
+    unexplained inside each face and around the die, plus the floor counted as die and the
+    die counted as floor (by the crop's change from the empty tray, which a shadow does not
+    make).
+
+    A region's sums are read along its outline from per-column running sums (Green's
+    theorem on the pixel grid: exact coverage along each column, column centres across),
+    so an evaluation costs the faces' edges, not their areas, and the score moves smoothly
+    with the corners instead of by whole pixels.
+    """
 
     def __init__(
         self, crop: NDArray[np.float32], change: NDArray[np.float32], offset: Points, scale: float
     ) -> None:
-        self.shape = crop.shape[:2]
-        pixels = crop.reshape(-1, 3).astype(np.float64)
-        changed = change.reshape(-1, 1).astype(np.float64)
-        ones = np.ones_like(changed)
-        # Per pixel: count, colour, squared colour, change: each summed per region.
-        columns = np.hstack([ones, pixels, (pixels**2).sum(axis=1, keepdims=True), changed])
+        rows, columns = crop.shape[:2]
+        pixels = crop.astype(np.float64)
+        changed = change.astype(np.float64)[..., None]
+        # Per pixel: count, colour, squared colour, change.
+        values = np.concatenate(
+            [np.ones_like(changed), pixels, (pixels**2).sum(axis=2, keepdims=True), changed],
+            axis=2,
+        )
+        self.totals = values.reshape(-1, _COLUMNS).sum(axis=0)
+        running = np.zeros((rows + 2, columns, _COLUMNS))
+        running[1 : rows + 1] = np.cumsum(values, axis=0)
+        running[rows + 1] = running[rows]  # reading at the very bottom needs a row below
+        self.running = running.reshape(-1, _COLUMNS)
+        # What each row adds: the running sums between two rows, read at a fraction.
+        self.values = np.zeros_like(self.running)
+        self.values[: rows * columns] = values.reshape(-1, _COLUMNS)
+        self.rows, self.columns = rows, columns
         self.offset = offset
         self.scale = scale
-        spread = float(columns[:, 4].sum() - (pixels.sum(axis=0) ** 2).sum() / len(pixels))
+        sums = self.totals
+        spread = float(sums[4] - (sums[1:4] ** 2).sum() / sums[0])
         self.total = max(spread, 1e-9)
-        self.pixels = len(pixels)
-        self.by_column = [np.ascontiguousarray(columns[:, k]) for k in range(6)]
-        self.change_total = float(changed.sum())
 
-    def labels(self, base: Points, apex: Points) -> NDArray[np.uint8]:
-        canvas = np.zeros(self.shape, np.uint8)
-        factor = self.scale * 16  # fillConvexPoly's 4 fractional bits
-        ox, oy = float(self.offset[0]), float(self.offset[1])
-        points = [
-            (int((x - ox) * factor), int((y - oy) * factor))
-            for x, y in (*base.tolist(), apex.tolist())
-        ]
-        top = points[3]
-        for label, (i, j) in enumerate(((0, 1), (1, 2), (2, 0)), start=1):
-            b, c = points[i], points[j]
-            if (b[0] - top[0]) * (c[1] - top[1]) - (b[1] - top[1]) * (c[0] - top[0]) > 0:
-                polygon = np.array([top, b, c], np.int32)
-                cv2.fillConvexPoly(canvas, polygon, label, cv2.LINE_8, 4)
-        return canvas
+    def unexplained(self, base: Points, apex: Points) -> NDArray[np.float64]:
+        """The cost of each die (``base`` (n, 3, 2), ``apex`` (n, 2), full-frame pixels)."""
+        # Picture pixels are centred on whole coordinates; here pixel i spans [i, i + 1).
+        base = (base - self.offset + 0.5) * self.scale
+        apex = (apex - self.offset + 0.5) * self.scale
+        count = len(apex)
+        # Each face (top point, base i, base i+1) is bounded by the ridges to base i and
+        # base i+1 and by base edge i: six edges per die, each read once.
+        following = base[:, _NEXT]
+        starts = np.concatenate([np.repeat(apex[:, None], 3, axis=1), base], axis=1)
+        ends = np.concatenate([base, following], axis=1)
+        edges = self._edge_sums(starts.reshape(-1, 2), ends.reshape(-1, 2))
+        edges = edges.reshape(count, 6, _COLUMNS)
+        ridges, sides = edges[:, :3], edges[:, 3:]
+        faces = ridges + sides - ridges[:, _NEXT]
+        # A face is seen when it turns the positive way on screen.
+        turns = _turns(apex[:, None, :], base, following)
+        seen = turns > 0
+        faces = faces * seen[..., None]
+        outside = self.totals - faces.sum(axis=1)
+        regions = np.concatenate([faces, outside[:, None, :]], axis=1)
+        pixels = regions[..., 0]
+        colour = (regions[..., 1:4] ** 2).sum(axis=2) / np.maximum(pixels, 1e-9)
+        spread = (regions[..., 4] - np.where(pixels > 1e-6, colour, 0.0)).sum(axis=1)
+        inside = self.totals[0] - outside[:, 0]
+        # The crop holds the whole blob and floor around it: a die reaching past the crop
+        # covers floor there.
+        beyond = np.maximum((turns * seen).sum(axis=1) / 2 - inside, 0.0)
+        misplaced = outside[:, 5] + inside - (self.totals[5] - outside[:, 5]) + beyond
+        return np.asarray(
+            spread / self.total + SILHOUETTE_WEIGHT * misplaced / self.totals[0], np.float64
+        )
 
-    def unexplained(self, base: Points, apex: Points) -> float:
-        labels = self.labels(base, apex).ravel()
-        count = np.bincount(labels, minlength=4).tolist()
-        sums: list[list[float]] = [
-            np.bincount(labels, column, minlength=4).tolist() for column in self.by_column[1:]
-        ]
-        light, red, yellow, squares, change = sums
-        spread = 0.0
-        for k in range(4):
-            if count[k] > 0:
-                spread += squares[k] - (light[k] ** 2 + red[k] ** 2 + yellow[k] ** 2) / count[k]
-        inside = self.pixels - count[0]
-        misplaced = change[0] + inside - (self.change_total - change[0])
-        return float(spread / self.total + SILHOUETTE_WEIGHT * misplaced / self.pixels)
+    def _edge_sums(self, starts: Points, ends: Points) -> NDArray[np.float64]:
+        """Per directed edge, its part of the sums of a region it bounds (Green's theorem,
+        y down: a region turning the positive way is the sum over its edges); a region's
+        edges' parts add up to the sums of the per-pixel values inside it."""
+        xa, ya, xb, yb = starts[:, 0], starts[:, 1], ends[:, 0], ends[:, 1]
+        first = np.clip(np.ceil(np.minimum(xa, xb) - 0.5), 0, self.columns).astype(np.int64)
+        last = np.clip(np.ceil(np.maximum(xa, xb) - 0.5), 0, self.columns).astype(np.int64)
+        spans = np.maximum(last - first, 0)
+        edge = np.repeat(np.arange(len(spans)), spans)
+        opening = np.cumsum(spans) - spans
+        column = np.arange(len(edge)) + (first - opening)[edge]
+        slope = (yb - ya) / np.where(xb != xa, xb - xa, 1.0)
+        y = np.clip(ya[edge] + (column + 0.5 - xa[edge]) * slope[edge], 0.0, float(self.rows))
+        row = y.astype(np.int64)  # y >= 0: truncation is the floor
+        at = row * self.columns + column
+        read = self.running[at] + (y - row)[:, None] * self.values[at]
+        sums = np.zeros((len(spans), _COLUMNS))
+        crossing = spans > 0
+        if crossing.any():
+            sums[crossing] = np.add.reduceat(read, opening[crossing], axis=0)
+        # Each column is added along an edge going left, taken away along one going right.
+        return np.asarray(sums * np.where(xb < xa, 1.0, -1.0)[:, None], np.float64)
+
+
+_NEXT = np.array([1, 2, 0])
+_COLUMNS = 6
+
+
+def _turns(a: Points, b: Points, c: Points) -> NDArray[np.float64]:
+    """:func:`_turn` of many triangles at once (points in the last axis)."""
+    return np.asarray(
+        (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1])
+        - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0]),
+        np.float64,
+    )
 
 
 def _change(crop: Image, empty: Image) -> NDArray[np.float32]:
-    """0 where the crop looks like the empty tray (or its shadow), 1 where it does not."""
-    ratio = np.log(crop.astype(np.float32) + 25.0) - np.log(empty.astype(np.float32) + 25.0)
-    ratio -= np.median(ratio.reshape(-1, 3), axis=0)
-    brightness = ratio.mean(axis=2)
-    hue = np.abs(ratio - brightness[..., None]).max(axis=2)
+    """0 where the crop looks like the empty tray (or its shadow), 1 where it does not: as
+    the foreground's measure, but graded rather than cut at a threshold."""
+    brightness, hue = change_from_empty(log_picture(crop), log_picture(empty))
     evidence = np.maximum(hue / HUE_CHANGE, np.maximum(brightness / LIGHTER, brightness / DARKER))
-    return np.asarray(np.clip(evidence - 0.0, 0.0, 1.0), np.float32)
+    return np.asarray(np.clip(evidence, 0.0, 1.0), np.float32)
 
 
 HUE_CHANGE = 0.10
@@ -166,80 +229,141 @@ def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra:
     x1 = min(frame.shape[1], blob.box.x1 + margin)
     y1 = min(frame.shape[0], blob.box.y1 + margin)
 
+    crop = frame[y0:y1, x0:x1]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    change = _change(crop, tray.empty[y0:y1, x0:x1])
+
     def model_at(scale: float) -> _Model:
-        def shrunk(image: Image) -> Image:
-            small = cv2.resize(
-                image[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA
-            )
-            return np.asarray(small, np.uint8)
+        def shrunk(image: NDArray[np.float32]) -> NDArray[np.float32]:
+            if scale == 1.0:
+                return image
+            small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            return np.asarray(small, np.float32)
 
-        crop = shrunk(frame)
-        lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-        return _Model(lab, _change(crop, shrunk(tray.empty)), np.array([x0, y0], np.float64), scale)
+        return _Model(shrunk(lab), shrunk(change), np.array([x0, y0], np.float64), scale)
 
-    coarse, fine = model_at(COARSE_SCALE), model_at(FIT_SCALE)
     _, triangle = cv2.minEnclosingTriangle(blob.contour.astype(np.float32))
     corners = triangle.reshape(3, 2).astype(np.float64)
     centre = corners.mean(axis=0)
     edge = float(np.mean([np.hypot(*(corners[i] - corners[i - 1])) for i in range(3)]))
     first = corners[0] - centre
     angle = float(np.arctan2(first[1], first[0]))
+    width, height = tray.size
 
     def shape(params: NDArray[np.float64]) -> tuple[Points, Points]:
-        x, y, turn, size = (float(v) for v in params[:4])
-        base = _equilateral(x, y, turn, size)
-        lift_x, lift_y = tray.lift(x, y, size / px_per_mm * APEX_RATIO)
-        return base, np.array([x + lift_x + params[4], y + lift_y + params[5]])
+        """Base corners (n, 3, 2) and top points (n, 2) of parameter rows (n, 6)."""
+        x, y, turn, size = params[:, 0], params[:, 1], params[:, 2], params[:, 3]
+        radius = size / np.sqrt(3)
+        turns = turn[:, None] + _THIRDS
+        base = np.stack(
+            [
+                x[:, None] + radius[:, None] * np.cos(turns),
+                y[:, None] + radius[:, None] * np.sin(turns),
+            ],
+            axis=2,
+        )
+        # Tray.lift for a point size * APEX_RATIO above the floor, for every row at once.
+        high = size / px_per_mm * APEX_RATIO
+        factor = high / np.maximum(1.0, tray.camera_height_mm - high)
+        apex = np.stack(
+            [
+                x + (x - width / 2) * factor + params[:, 4],
+                y + (y - height / 2) * factor + params[:, 5],
+            ],
+            axis=1,
+        )
+        return base, apex
 
-    def cost_with(model: _Model) -> Callable[[NDArray[np.float64]], float]:
-        def cost(params: NDArray[np.float64]) -> float:
-            freedom = float(np.hypot(params[4], params[5])) / px_per_mm
-            if freedom > APEX_FREEDOM_MM or params[3] <= 0:
-                return np.inf
-            return model.unexplained(*shape(params))
+    def cost_with(model: _Model) -> Callable[[NDArray[np.float64]], NDArray[np.float64]]:
+        def cost(params: NDArray[np.float64]) -> NDArray[np.float64]:
+            freedom = np.hypot(params[:, 4], params[:, 5]) / px_per_mm
+            allowed = (freedom <= APEX_FREEDOM_MM) & (params[:, 3] > 0)
+            prior = APEX_PRIOR * freedom**2
+            return np.where(allowed, model.unexplained(*shape(params)) + prior, np.inf)
 
         return cost
 
     steps = np.array([2.0, 2.0, np.radians(4), 2.0, 1.5, 1.5])
-    best: tuple[NDArray[np.float64], float] | None = None
-    for size in (edge, 0.85 * edge):  # the outline may hold some shadow
-        start = np.array([centre[0], centre[1], angle, size, 0.0, 0.0])
-        # First the base alone, the top point where perspective puts it.
-        params, error = _pattern_search(
-            cost_with(coarse), start, steps[:4], 1.0, COARSE_EVALUATIONS
-        )
-        if best is None or error < best[1]:
-            best = (params, error)
-    assert best is not None
-    params, _ = _pattern_search(cost_with(fine), best[0], steps / 4, 0.25, FINE_EVALUATIONS)
-    return Tetra(*shape(params))
+    starts = np.array(
+        [[centre[0], centre[1], angle, size, 0.0, 0.0] for size in (edge, 0.85 * edge)]
+    )
+    # First the base alone, the top point where perspective puts it, from the better of
+    # two starts: the outline's triangle, and the same shrunk (it may hold some shadow).
+    coarse = cost_with(model_at(COARSE_SCALE))
+    start = starts[int(np.argmin(coarse(starts)))]
+    params, _ = _pattern_search(coarse, start, steps[:4], 1.0, COARSE_ROUNDS, smooth=False)
+    params, _ = _pattern_search(
+        cost_with(model_at(FIT_SCALE)), params, steps / 2, 0.12, FINE_ROUNDS, smooth=True
+    )
+    (base,), (apex,) = shape(params[None])
+    return Tetra(base, apex)
 
 
 def _pattern_search(
-    cost: Callable[[NDArray[np.float64]], float],
+    cost: Callable[[NDArray[np.float64]], NDArray[np.float64]],
     start: NDArray[np.float64],
     steps: NDArray[np.float64],
     smallest: float,
     most: int,
+    smooth: bool,
 ) -> tuple[NDArray[np.float64], float]:
-    """Coordinate search with halving steps: few evaluations, no derivatives needed."""
-    best, best_cost = start.copy(), cost(start)
-    steps = steps.copy()
-    evaluations = 0
-    while steps[0] >= smallest and evaluations < most:
-        moved = False
-        for k in range(len(steps)):  # the parameters searched: the first ones
-            for sign in (1.0, -1.0):
-                trial = best.copy()
-                trial[k] += sign * steps[k]
-                value = cost(trial)
-                evaluations += 1
-                if value < best_cost:
-                    best, best_cost, moved = trial, value, True
-                    break
-        if not moved:
-            steps /= 2
+    """Pattern search with halving steps, no derivatives needed: each round scores at once
+    every parameter moved one step either way and either every pair of parameters so moved
+    or, where the cost is ``smooth``, the minimum of a parabola through each parameter's
+    three values (all parameters moved there together). The best move is taken; the steps
+    are halved when none is better or the parabolas' minimum was. Only the first
+    ``len(steps)`` parameters are moved."""
+    best = start.copy()
+    best_cost = float(cost(best[None])[0])
+    moves = _moves(len(steps), len(start), pairs=not smooth)
+    steps = np.concatenate([steps, np.zeros(len(start) - len(steps))])
+    for _ in range(most):
+        if steps[0] < smallest:
+            break
+        trials = best + moves * steps
+        costs = cost(trials)
+        if smooth:
+            jump = best + _parabola_steps(costs, best_cost, len(best)) * steps
+            trials = np.vstack([trials, jump[None]])
+            costs = np.concatenate([costs, cost(jump[None])])
+        k = int(np.argmin(costs))
+        improved = costs[k] < best_cost
+        if improved:
+            best, best_cost = trials[k], float(costs[k])
+        if not improved or k == len(moves):
+            steps = steps / 2
     return best, best_cost
+
+
+def _parabola_steps(costs: NDArray[np.float64], centre: float, size: int) -> Points:
+    """Per parameter, where a parabola through its costs one step ahead (``costs[0::2]``),
+    at the centre and one step behind is lowest, in steps (at most one either way)."""
+    ahead, behind = costs[0::2], costs[1::2]
+    bend = ahead + behind - 2 * centre
+    valley = bend > 0
+    shift = np.where(valley, (behind - ahead) / (2 * np.where(valley, bend, 1.0)), 0.0)
+    moved = np.zeros(size)
+    moved[: len(shift)] = np.clip(shift, -1.0, 1.0)
+    return moved
+
+
+def _moves(moved: int, size: int, pairs: bool) -> NDArray[np.float64]:
+    """Unit moves of one (and, with ``pairs``, two) of the first ``moved`` parameters,
+    either way: one parameter's move ahead, then behind."""
+    moves = []
+    for k in range(moved):
+        for sign in (1.0, -1.0):
+            one = np.zeros(size)
+            one[k] = sign
+            moves.append(one)
+    if pairs:
+        for k in range(moved):
+            for other in range(k + 1, moved):
+                for signs in ((1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)):
+                    two = np.zeros(size)
+                    two[k], two[other] = signs
+                    moves.append(two)
+    return np.asarray(moves)
 
 
 def rectified_patch(
