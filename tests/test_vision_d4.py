@@ -92,12 +92,13 @@ def test_a_region_read_along_its_edges_sums_the_pixels_it_covers() -> None:
 
 def test_each_face_is_turned_upright_not_mirrored(glyphs: tuple[Glyph, ...]) -> None:
     """The top numerals of a die match the glyph of its value, and not a mirrored one (what
-    mirrored glyphs make of them varies with OpenCV's drawing: never the value thrown)."""
+    mirrored glyphs make of them varies with OpenCV's drawing: never the value thrown).
+    A 4, whose mirror image is unlike it: a mirrored 2 or 3, blurred, can pass for itself."""
     mirrored = tuple(replace(g, patch=np.ascontiguousarray(g.patch[:, ::-1])) for g in glyphs)
-    value, numerals = _numerals(7, 3)
-    assert value == 3
-    assert read_numerals(numerals, glyphs).value == 3
-    assert read_numerals(numerals, mirrored).value != 3
+    value, numerals = _numerals(7, 4)
+    assert value == 4
+    assert read_numerals(numerals, glyphs).value == 4
+    assert read_numerals(numerals, mirrored).value != 4
 
 
 def test_top_numerals_that_disagree_with_the_base_are_refused(
