@@ -37,6 +37,7 @@ from companion.games.modern import Modern, ModernPosition
 from companion.games.royal import RoyalPosition, RoyalUr
 from companion.games.senet import Senet, SenetPosition, SenetRules
 from companion.games.ur import BORNE_OFF, Ur, UrPosition
+from companion.sphinx_learned import LEARNT, Learnt
 from companion.throws import Outcome, Throw
 
 Values = tuple[float, ...]
@@ -65,13 +66,21 @@ class LevelSettings:
     # cuts choose the full search's move, but reach deeper within the budget, so a level's
     # strength changes where they apply: measured in docs/sphinx.md for these only).
     prune: tuple[type[RaceGame[Any]], ...] = ()
+    # Families where the level scores leaves by the evaluation learnt from games
+    # (companion/sphinx_learned.py) instead of the hand-written one.
+    learnt: tuple[type[RaceGame[Any]], ...] = ()
 
 
 SETTINGS = {
     Level.EASY: LevelSettings(depth=1, nodes=0, seconds=0.0, blunder_rate=0.15),
     Level.NORMAL: LevelSettings(depth=2, nodes=NORMAL_NODES, seconds=0.15, blunder_rate=0.0),
     Level.STRONG: LevelSettings(
-        depth=4, nodes=STRONG_NODES, seconds=0.15, blunder_rate=0.0, prune=(Modern,)
+        depth=4,
+        nodes=STRONG_NODES,
+        seconds=0.15,
+        blunder_rate=0.0,
+        prune=(Modern,),
+        learnt=(Modern,),
     ),
 }
 # A cut needs the bound below the best value by more than the rounding of two ways of
@@ -121,7 +130,7 @@ class Sphinx:
         self.settings = SETTINGS[level]
         self.clock = clock
         self.rng = random.Random(seed)
-        self.evaluator = evaluator or evaluator_for(rules)
+        self.evaluator = evaluator or evaluator_for(rules, learnt=self.settings.learnt)
         self._scratch = rules.game()
         self._cache: dict[tuple[Any, int], Values] = {}
         self._grouped: dict[tuple[Outcome, ...], list[tuple[Throw, float]]] = {}
@@ -635,6 +644,18 @@ def evaluate_royal(game: RaceGame[Any], position: RoyalPosition) -> Values:
     return tuple(scores)
 
 
+def learnt_evaluator(learnt: Learnt) -> Evaluator:
+    """A learnt evaluation (two players) on the search's scale: the mover's chance to win
+    ``p`` is worth ``WIN * (2p - 1)`` to them and the opposite to the other player, so that
+    a sure win is worth what an ended game is."""
+
+    def evaluate(game: RaceGame[Any], position: Any) -> Values:
+        value = WIN * (2.0 * learnt.mover_wins(game.rules, position) - 1.0)
+        return (value, -value) if position.turn == 0 else (-value, value)
+
+    return evaluate
+
+
 EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {
     Senet: evaluate_senet,
     Ur: evaluate_ur,
@@ -644,8 +665,12 @@ EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {
 }
 
 
-def evaluator_for(rules: RuleSet) -> Evaluator:
-    """The evaluation registered for the rule set's family."""
+def evaluator_for(rules: RuleSet, *, learnt: tuple[type[RaceGame[Any]], ...] = ()) -> Evaluator:
+    """The evaluation registered for the rule set's family; the learnt one for the
+    families in ``learnt`` that have one."""
+    for family, model in LEARNT.items():
+        if issubclass(rules.family, family) and issubclass(rules.family, learnt):
+            return learnt_evaluator(model)
     for family, evaluator in EVALUATORS.items():
         if issubclass(rules.family, family):
             return evaluator
