@@ -13,6 +13,7 @@ same command gives the same weights.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from dataclasses import dataclass
@@ -21,9 +22,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from benchmarks.match import rules_named
+from benchmarks.match import SphinxChooser, Tally, _before_throw, rules_named
 from companion.core import RaceGame, RuleSet
-from companion.sphinx import Level, Sphinx
+from companion.sphinx import Level, Sphinx, learnt_evaluator
 from companion.sphinx_learned import LEARNT, Learnt
 
 Matrix = npt.NDArray[np.float64]
@@ -35,19 +36,29 @@ class Sample:
     won: list[float]  # 1 if the player to move won, 0 if not, 1/2 for a draw
 
 
-def play(rules: RuleSet, learnt: Learnt, seed: int, sample: Sample, *, level: Level) -> None:
-    """One game of the Sphinx against itself; its positions before a throw into ``sample``."""
+def play(
+    rules: RuleSet, learnt: Learnt, seed: int, sample: Sample, *, level: Level, own: bool
+) -> None:
+    """One game of the Sphinx against itself; its positions before a throw into ``sample``.
+    With ``own`` the players score leaves by ``learnt`` (as it is in the code)."""
     game = rules.game()
     dice = random.Random(seed)
-    players = [Sphinx(rules, level=level, seed=seed * 2 + side, clock=False) for side in (0, 1)]
+    evaluator = learnt_evaluator(learnt) if own else None
+    players = [
+        SphinxChooser(
+            Sphinx(rules, level=level, seed=seed * 2 + side, evaluator=evaluator, clock=False),
+            Tally(),
+        )
+        for side in (0, 1)
+    ]
     seen: list[tuple[int, list[float]]] = []
     while not game.is_over():
         position = game.position
         if position.throw is None:
             seen.append((position.turn, _row(learnt, game, position)))
-            game.throw_fast(game.random_throw(dice))
+            _before_throw(game, level.value, players[position.turn], dice)
         else:
-            game.push_fast(players[position.turn].choose(game))
+            game.push_fast(players[position.turn](game))
     winner = game.winner()
     for turn, row in seen:
         sample.rows.append(row)
@@ -88,15 +99,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--penalty", type=float, default=1.0, help="L2 penalty")
     parser.add_argument(
+        "--learnt", action="store_true", help="self-play with the learnt evaluation in the code"
+    )
+    parser.add_argument("--save", metavar="FILE", help="also write the weights as JSON")
+    parser.add_argument(
         "--level", default="easy", choices=[level.value for level in Level], help="self-play"
     )
     args = parser.parse_args()
     rules = rules_named(args.name)
-    learnt = LEARNT[rules.family]
+    learnt = LEARNT[rules.name]
     train, test = Sample([], []), Sample([], [])
     for seed in range(args.seed, args.seed + args.games):
         target = test if seed % 5 == 4 else train
-        play(rules, learnt, seed, target, level=Level(args.level))
+        play(rules, learnt, seed, target, level=Level(args.level), own=args.learnt)
     rows, won = np.array(train.rows), np.array(train.won)
     weights = fit(rows, won, args.penalty)
     test_rows, test_won = np.array(test.rows), np.array(test.won)
@@ -112,6 +127,9 @@ def main() -> int:
     for name, weight in zip(learnt.names, weights[1:], strict=True):
         print(f"        {weight:.4f},  # {name}")
     print("    ),")
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as out:
+            json.dump({"tempo": weights[0], "weights": list(weights[1:])}, out)
     return 0
 
 

@@ -66,21 +66,27 @@ class LevelSettings:
     # cuts choose the full search's move, but reach deeper within the budget, so a level's
     # strength changes where they apply: measured in docs/sphinx.md for these only).
     prune: tuple[type[RaceGame[Any]], ...] = ()
-    # Families where the level scores leaves by the evaluation learnt from games
-    # (companion/sphinx_learned.py) instead of the hand-written one.
-    learnt: tuple[type[RaceGame[Any]], ...] = ()
+    # Rule sets (by name) where the level scores leaves by the evaluation learnt from
+    # games (companion/sphinx_learned.py) instead of the hand-written one.
+    learnt: frozenset[str] = frozenset()
 
 
 SETTINGS = {
     Level.EASY: LevelSettings(depth=1, nodes=0, seconds=0.0, blunder_rate=0.15),
-    Level.NORMAL: LevelSettings(depth=2, nodes=NORMAL_NODES, seconds=0.15, blunder_rate=0.0),
+    Level.NORMAL: LevelSettings(
+        depth=2,
+        nodes=NORMAL_NODES,
+        seconds=0.15,
+        blunder_rate=0.0,
+        learnt=frozenset({"ur-tablet"}),
+    ),
     Level.STRONG: LevelSettings(
         depth=4,
         nodes=STRONG_NODES,
         seconds=0.15,
         blunder_rate=0.0,
         prune=(Modern,),
-        learnt=(Modern,),
+        learnt=frozenset({"senet-modern", "ur-tablet"}),
     ),
 }
 # A cut needs the bound below the best value by more than the rounding of two ways of
@@ -665,12 +671,11 @@ EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {
 }
 
 
-def evaluator_for(rules: RuleSet, *, learnt: tuple[type[RaceGame[Any]], ...] = ()) -> Evaluator:
-    """The evaluation registered for the rule set's family; the learnt one for the
-    families in ``learnt`` that have one."""
-    for family, model in LEARNT.items():
-        if issubclass(rules.family, family) and issubclass(rules.family, learnt):
-            return learnt_evaluator(model)
+def evaluator_for(rules: RuleSet, *, learnt: frozenset[str] = frozenset()) -> Evaluator:
+    """The evaluation registered for the rule set's family; the one learnt for the rule
+    set if it is named in ``learnt`` and has one."""
+    if rules.name in learnt and rules.name in LEARNT:
+        return learnt_evaluator(LEARNT[rules.name])
     for family, evaluator in EVALUATORS.items():
         if issubclass(rules.family, family):
             return evaluator
