@@ -20,7 +20,6 @@ abandoned for the last one completed. A clock is a second, safety limit for slow
 
 from __future__ import annotations
 
-import contextlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -37,6 +36,7 @@ from companion.games.modern import Modern, ModernPosition
 from companion.games.royal import RoyalPosition, RoyalUr
 from companion.games.senet import Senet, SenetPosition, SenetRules
 from companion.games.ur import BORNE_OFF, Ur, UrPosition
+from companion.sphinx_learned import LEARNT, Learnt
 from companion.throws import Outcome, Throw
 
 Values = tuple[float, ...]
@@ -65,18 +65,37 @@ class LevelSettings:
     # cuts choose the full search's move, but reach deeper within the budget, so a level's
     # strength changes where they apply: measured in docs/sphinx.md for these only).
     prune: tuple[type[RaceGame[Any]], ...] = ()
+    # The deepest search before a throw (whether to act instead, how to throw: Ur-tablet's
+    # stick and paid entries, Senet-Modern's one die), within the same budget.
+    before_depth: int = 2
+    # Rule sets (by name) where the level scores leaves by the evaluation learnt from
+    # games (companion/sphinx_learned.py) instead of the hand-written one.
+    learnt: frozenset[str] = frozenset()
 
 
 SETTINGS = {
     Level.EASY: LevelSettings(depth=1, nodes=0, seconds=0.0, blunder_rate=0.15),
-    Level.NORMAL: LevelSettings(depth=2, nodes=NORMAL_NODES, seconds=0.15, blunder_rate=0.0),
+    Level.NORMAL: LevelSettings(
+        depth=2,
+        nodes=NORMAL_NODES,
+        seconds=0.15,
+        blunder_rate=0.0,
+        learnt=frozenset({"ur-tablet"}),
+    ),
     Level.STRONG: LevelSettings(
-        depth=4, nodes=STRONG_NODES, seconds=0.15, blunder_rate=0.0, prune=(Modern,)
+        depth=4,
+        nodes=STRONG_NODES,
+        seconds=0.15,
+        blunder_rate=0.0,
+        prune=(Modern,),
+        learnt=frozenset({"senet-modern", "ur-tablet"}),
+        before_depth=4,
     ),
 }
 # A cut needs the bound below the best value by more than the rounding of two ways of
 # summing the same expectation.
 CUT_MARGIN = 1e-9
+UNCOUNTED = 10**12  # a node budget that counts the nodes without limiting them
 
 
 @dataclass(frozen=True)
@@ -121,7 +140,7 @@ class Sphinx:
         self.settings = SETTINGS[level]
         self.clock = clock
         self.rng = random.Random(seed)
-        self.evaluator = evaluator or evaluator_for(rules)
+        self.evaluator = evaluator or evaluator_for(rules, learnt=self.settings.learnt)
         self._scratch = rules.game()
         self._cache: dict[tuple[Any, int], Values] = {}
         self._grouped: dict[tuple[Outcome, ...], list[tuple[Throw, float]]] = {}
@@ -162,10 +181,19 @@ class Sphinx:
         if len(options) == 1 and not instead:  # nothing to weigh: throw
             return None, next(iter(options))
         self._start_budget(unlimited=True)  # the first depth always completes
+        self._nodes_left = UNCOUNTED  # counted, to foresee the next depth's growth
         choice = self._before_throw_at(position, options, instead, 1)
+        used = [max(1, UNCOUNTED - self._nodes_left)]
         self._start_budget()
-        with contextlib.suppress(_OutOfBudgetError):
-            choice = self._before_throw_at(position, options, instead, min(self.settings.depth, 2))
+        for depth in range(2, min(self.settings.depth, self.settings.before_depth) + 1):
+            before = self._nodes_left
+            if depth > 2 and before >= 0 and used[-1] * used[-1] / used[-2] > before:
+                break  # the next depth would overrun the budget: save the nodes
+            try:
+                choice = self._before_throw_at(position, options, instead, depth)
+            except _OutOfBudgetError:
+                break
+            used.append(max(1, before - self._nodes_left))
         return choice
 
     def _before_throw_at(
@@ -635,6 +663,18 @@ def evaluate_royal(game: RaceGame[Any], position: RoyalPosition) -> Values:
     return tuple(scores)
 
 
+def learnt_evaluator(learnt: Learnt) -> Evaluator:
+    """A learnt evaluation (two players) on the search's scale: the mover's chance to win
+    ``p`` is worth ``WIN * (2p - 1)`` to them and the opposite to the other player, so that
+    a sure win is worth what an ended game is."""
+
+    def evaluate(game: RaceGame[Any], position: Any) -> Values:
+        value = WIN * (2.0 * learnt.mover_wins(game.rules, position) - 1.0)
+        return (value, -value) if position.turn == 0 else (-value, value)
+
+    return evaluate
+
+
 EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {
     Senet: evaluate_senet,
     Ur: evaluate_ur,
@@ -644,8 +684,11 @@ EVALUATORS: dict[type[RaceGame[Any]], Evaluator] = {
 }
 
 
-def evaluator_for(rules: RuleSet) -> Evaluator:
-    """The evaluation registered for the rule set's family."""
+def evaluator_for(rules: RuleSet, *, learnt: frozenset[str] = frozenset()) -> Evaluator:
+    """The evaluation registered for the rule set's family; the one learnt for the rule
+    set if it is named in ``learnt`` and has one."""
+    if rules.name in learnt and rules.name in LEARNT:
+        return learnt_evaluator(LEARNT[rules.name])
     for family, evaluator in EVALUATORS.items():
         if issubclass(rules.family, family):
             return evaluator
