@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
@@ -90,20 +88,3 @@ def test_self_play_gives_the_same_positions_for_a_seed() -> None:
     assert one.rows == two.rows and one.won == two.won
     assert {row[0] for row in one.rows} == {1.0}  # the tempo's column
     assert set(one.won) == {0.0, 1.0}  # the mover won some positions and lost others
-
-
-def test_strong_weighs_the_throw_deeper_than_normal(monkeypatch: pytest.MonkeyPatch) -> None:
-    searched: list[int] = []
-    original = Sphinx._before_throw_at
-
-    def recording(self: Sphinx, *args: Any) -> Any:
-        searched.append(args[-1])
-        return original(self, *args)
-
-    monkeypatch.setattr(Sphinx, "_before_throw_at", recording)
-    game = UR_TABLET.game()  # before the first throw: the stick or not, or pay to enter
-    Sphinx(UR_TABLET, level=Level.NORMAL, clock=False).before_throw(game)
-    assert max(searched) == 2
-    searched.clear()
-    Sphinx(UR_TABLET, level=Level.STRONG, clock=False).before_throw(game)
-    assert max(searched) >= 3
