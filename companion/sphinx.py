@@ -73,13 +73,7 @@ class LevelSettings:
 
 SETTINGS = {
     Level.EASY: LevelSettings(depth=1, nodes=0, seconds=0.0, blunder_rate=0.15),
-    Level.NORMAL: LevelSettings(
-        depth=2,
-        nodes=NORMAL_NODES,
-        seconds=0.15,
-        blunder_rate=0.0,
-        learnt=frozenset({"ur-tablet"}),
-    ),
+    Level.NORMAL: LevelSettings(depth=2, nodes=NORMAL_NODES, seconds=0.15, blunder_rate=0.0),
     Level.STRONG: LevelSettings(
         depth=4,
         nodes=STRONG_NODES,
