@@ -8,7 +8,14 @@ import pytest
 from benchmarks.fit_evaluation import Sample, fit, play
 from companion.games.modern_rules import SENET_MODERN
 from companion.games.ur_rules import UR_TABLET
-from companion.sphinx import WIN, Level, Sphinx, evaluate_modern, learnt_evaluator
+from companion.sphinx import (
+    WIN,
+    Level,
+    Sphinx,
+    evaluate_modern,
+    evaluate_ur,
+    learnt_evaluator,
+)
 from companion.sphinx_learned import LEARNT, modern_features, ur_features, win_chance
 
 MODERN = SENET_MODERN
@@ -69,6 +76,12 @@ def test_levels_use_the_learnt_evaluation_only_where_named() -> None:
     assert strong.evaluator(game, position) == learnt
     for level in (Level.EASY, Level.NORMAL):
         assert Sphinx(MODERN, level=level).evaluator(game, position) == hand
+    ur = UR_TABLET.game()
+    tablet = ur.position
+    assert Sphinx(UR_TABLET, level=Level.STRONG).evaluator(ur, tablet) == learnt_evaluator(
+        LEARNT["ur-tablet"]
+    )(ur, tablet)
+    assert Sphinx(UR_TABLET, level=Level.NORMAL).evaluator(ur, tablet) == evaluate_ur(ur, tablet)
 
 
 def test_fit_recovers_the_weights_that_made_the_results() -> None:
