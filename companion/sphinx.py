@@ -11,7 +11,9 @@ progress, safety, ...), registered in :data:`EVALUATORS`; an ended game scores i
 Three levels: ``easy`` looks one move ahead and sometimes errs, ``normal`` looks at the
 opponent's reply, ``strong`` searches deeper by iterative deepening (in Senet-Modern it
 also cuts moves proven worse than one already searched, :meth:`Sphinx._ranked_pruned`, so
-that it completes the opponent's reply within its budget). Past the first depth a
+that it completes the opponent's reply within its budget), and in Senet-Modern and Ur-tablet
+scores leaves by an evaluation learnt from games (:mod:`companion.sphinx_learned`), which the
+lower levels lack. Past the first depth a
 search keeps to a budget of nodes (moves tried), so the same position and seed always give
 the same choice whatever the machine; a deeper search that would overrun the budget is
 abandoned for the last one completed. A clock is a second, safety limit for slow hardware
