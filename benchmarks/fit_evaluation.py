@@ -5,7 +5,7 @@ It plays seeded games of the Sphinx against itself at one move ahead (with the e
 level's random errors, so that the positions vary), keeps every position where a player is
 about to throw, and fits a logistic regression of "the player to move won" on the
 difference of the two sides' features (Newton's method, a small L2 penalty). The games
-are split: the last fifth only measures the fit (log loss), against the constant that
+are split: every fifth game only measures the fit (log loss), against the constant that
 knows only the tempo. It prints the weights to paste into the model's definition; the
 same command gives the same weights.
 """

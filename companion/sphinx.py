@@ -11,7 +11,9 @@ progress, safety, ...), registered in :data:`EVALUATORS`; an ended game scores i
 Three levels: ``easy`` looks one move ahead and sometimes errs, ``normal`` looks at the
 opponent's reply, ``strong`` searches deeper by iterative deepening (in Senet-Modern it
 also cuts moves proven worse than one already searched, :meth:`Sphinx._ranked_pruned`, so
-that it completes the opponent's reply within its budget). Past the first depth a
+that it completes the opponent's reply within its budget), and in Senet-Modern and Ur-tablet
+scores leaves by an evaluation learnt from games (:mod:`companion.sphinx_learned`), which the
+lower levels lack. Past the first depth a
 search keeps to a budget of nodes (moves tried), so the same position and seed always give
 the same choice whatever the machine; a deeper search that would overrun the budget is
 abandoned for the last one completed. A clock is a second, safety limit for slow hardware
@@ -20,6 +22,7 @@ abandoned for the last one completed. A clock is a second, safety limit for slow
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -65,9 +68,6 @@ class LevelSettings:
     # cuts choose the full search's move, but reach deeper within the budget, so a level's
     # strength changes where they apply: measured in docs/sphinx.md for these only).
     prune: tuple[type[RaceGame[Any]], ...] = ()
-    # The deepest search before a throw (whether to act instead, how to throw: Ur-tablet's
-    # stick and paid entries, Senet-Modern's one die), within the same budget.
-    before_depth: int = 2
     # Rule sets (by name) where the level scores leaves by the evaluation learnt from
     # games (companion/sphinx_learned.py) instead of the hand-written one.
     learnt: frozenset[str] = frozenset()
@@ -75,13 +75,7 @@ class LevelSettings:
 
 SETTINGS = {
     Level.EASY: LevelSettings(depth=1, nodes=0, seconds=0.0, blunder_rate=0.15),
-    Level.NORMAL: LevelSettings(
-        depth=2,
-        nodes=NORMAL_NODES,
-        seconds=0.15,
-        blunder_rate=0.0,
-        learnt=frozenset({"ur-tablet"}),
-    ),
+    Level.NORMAL: LevelSettings(depth=2, nodes=NORMAL_NODES, seconds=0.15, blunder_rate=0.0),
     Level.STRONG: LevelSettings(
         depth=4,
         nodes=STRONG_NODES,
@@ -89,13 +83,11 @@ SETTINGS = {
         blunder_rate=0.0,
         prune=(Modern,),
         learnt=frozenset({"senet-modern", "ur-tablet"}),
-        before_depth=4,
     ),
 }
 # A cut needs the bound below the best value by more than the rounding of two ways of
 # summing the same expectation.
 CUT_MARGIN = 1e-9
-UNCOUNTED = 10**12  # a node budget that counts the nodes without limiting them
 
 
 @dataclass(frozen=True)
@@ -181,19 +173,10 @@ class Sphinx:
         if len(options) == 1 and not instead:  # nothing to weigh: throw
             return None, next(iter(options))
         self._start_budget(unlimited=True)  # the first depth always completes
-        self._nodes_left = UNCOUNTED  # counted, to foresee the next depth's growth
         choice = self._before_throw_at(position, options, instead, 1)
-        used = [max(1, UNCOUNTED - self._nodes_left)]
         self._start_budget()
-        for depth in range(2, min(self.settings.depth, self.settings.before_depth) + 1):
-            before = self._nodes_left
-            if depth > 2 and before >= 0 and used[-1] * used[-1] / used[-2] > before:
-                break  # the next depth would overrun the budget: save the nodes
-            try:
-                choice = self._before_throw_at(position, options, instead, depth)
-            except _OutOfBudgetError:
-                break
-            used.append(max(1, before - self._nodes_left))
+        with contextlib.suppress(_OutOfBudgetError):
+            choice = self._before_throw_at(position, options, instead, min(self.settings.depth, 2))
         return choice
 
     def _before_throw_at(

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
 from benchmarks.fit_evaluation import Sample, fit, play
 from companion.games.modern_rules import SENET_MODERN
 from companion.games.ur_rules import UR_TABLET
-from companion.sphinx import WIN, Level, Sphinx, evaluate_modern, learnt_evaluator
+from companion.sphinx import (
+    WIN,
+    Level,
+    Sphinx,
+    evaluate_modern,
+    evaluate_ur,
+    learnt_evaluator,
+)
 from companion.sphinx_learned import LEARNT, modern_features, ur_features, win_chance
 
 MODERN = SENET_MODERN
@@ -71,6 +76,12 @@ def test_levels_use_the_learnt_evaluation_only_where_named() -> None:
     assert strong.evaluator(game, position) == learnt
     for level in (Level.EASY, Level.NORMAL):
         assert Sphinx(MODERN, level=level).evaluator(game, position) == hand
+    ur = UR_TABLET.game()
+    tablet = ur.position
+    assert Sphinx(UR_TABLET, level=Level.STRONG).evaluator(ur, tablet) == learnt_evaluator(
+        LEARNT["ur-tablet"]
+    )(ur, tablet)
+    assert Sphinx(UR_TABLET, level=Level.NORMAL).evaluator(ur, tablet) == evaluate_ur(ur, tablet)
 
 
 def test_fit_recovers_the_weights_that_made_the_results() -> None:
@@ -90,20 +101,3 @@ def test_self_play_gives_the_same_positions_for_a_seed() -> None:
     assert one.rows == two.rows and one.won == two.won
     assert {row[0] for row in one.rows} == {1.0}  # the tempo's column
     assert set(one.won) == {0.0, 1.0}  # the mover won some positions and lost others
-
-
-def test_strong_weighs_the_throw_deeper_than_normal(monkeypatch: pytest.MonkeyPatch) -> None:
-    searched: list[int] = []
-    original = Sphinx._before_throw_at
-
-    def recording(self: Sphinx, *args: Any) -> Any:
-        searched.append(args[-1])
-        return original(self, *args)
-
-    monkeypatch.setattr(Sphinx, "_before_throw_at", recording)
-    game = UR_TABLET.game()  # before the first throw: the stick or not, or pay to enter
-    Sphinx(UR_TABLET, level=Level.NORMAL, clock=False).before_throw(game)
-    assert max(searched) == 2
-    searched.clear()
-    Sphinx(UR_TABLET, level=Level.STRONG, clock=False).before_throw(game)
-    assert max(searched) >= 3
