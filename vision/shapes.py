@@ -97,21 +97,12 @@ def triangle_fill(blob: Blob) -> float:
 def _die(blob: Blob) -> ShapeCall:
     length, width = blob.length_mm, blob.width_mm
     rect_fill = blob.area_mm2 / (length * width) if length * width > 0 else 0.0
-    if (
-        D6_SIDE[0] <= width
-        and length <= D6_SIDE[1]
-        and length / width <= D6_SQUARENESS
-        and rect_fill >= D6_FILL
-    ):
+    d6_sized = D6_SIDE[0] <= width and length <= D6_SIDE[1] and length / width <= D6_SQUARENESS
+    if d6_sized and rect_fill >= D6_FILL:
         return ShapeCall(Shape.FLAT, Kind.D6)
     if D4_SIDE[0] <= length <= D4_SIDE[1] and triangle_fill(blob) >= D4_TRIANGLE_FILL:
         return ShapeCall(Shape.FLAT, Kind.D4)
-    if (
-        D6_SIDE[0] <= width
-        and length <= D6_SIDE[1]
-        and length / width <= D6_SQUARENESS
-        and rect_fill >= D6_CUT_FILL
-    ):
+    if d6_sized and rect_fill >= D6_CUT_FILL:
         return ShapeCall(Shape.FLAT, Kind.D6)
     if width >= D6_SIDE[0]:
         return ShapeCall(Shape.COCKED)

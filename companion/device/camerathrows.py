@@ -33,6 +33,7 @@ from companion.device.events import (
 )
 from companion.errors import CompanionError, NotationError
 from companion.reading import Seen, throw_text
+from vision.kit import KITS  # names only: no OpenCV
 
 if TYPE_CHECKING:
     from vision.observation import Observation
@@ -41,8 +42,9 @@ if TYPE_CHECKING:
     from vision.settle import SettledReading
     from vision.tray import Tray
 
-# Kits the camera reads: a house rule thrown with other implements (five sticks) is not.
-READABLE_KITS = frozenset({"sticks4", "sticks3", "modern", "ur", "ur-nostick", "binary-d4"})
+# Kits the camera reads: vision's own; a house rule thrown with other implements (five
+# sticks) has none.
+READABLE_KITS = frozenset(KITS)
 FOLDER_PACE_SECONDS = 0.05  # a folder or a video is read at 20 frames a second
 Frame = Any  # a BGR image (numpy array); typed loosely so the engine side needs no numpy
 Post = Callable[[Event], None]
