@@ -110,6 +110,30 @@ def test_troubled_throws_are_refused_with_their_reason(
     assert {r.reason for r in observation.refusals} & reasons
 
 
+@pytest.mark.parametrize(
+    ("kit", "seed"),
+    [("modern", 10), ("modern", 105), ("ur-nostick", 116), ("ur-nostick", 136), ("binary-d4", 17)],
+)
+def test_a_black_die_on_a_dark_felt_is_found(kit: str, seed: int) -> None:
+    """A black die darkens a dark grey felt as a shadow would, but hides its texture and
+    is as wide as a die all round: it is an implement, not a shadow."""
+    made = scene(seed, kit)
+    felt = np.median(made.empty[300:600, 400:800].reshape(-1, 3), axis=0)
+    dark = [o for o in made.objects if _centre_grey(made.frame, o["bbox"]) < 45]
+    assert (felt < 80).all() and dark  # the generator still draws this scene dark on dark
+    blobs = Segmenter(calibrate(made.empty)).foreground(made.frame).blobs
+    assert len(blobs) == len(made.objects)
+    for die in dark:
+        x0, y0, x1, y1 = die["bbox"]
+        assert any(b.box.x0 <= (x0 + x1) / 2 <= b.box.x1 for b in blobs)
+        assert any(b.box.y0 <= (y0 + y1) / 2 <= b.box.y1 for b in blobs)
+
+
+def _centre_grey(frame: np.ndarray, box: list[int]) -> float:
+    x, y = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+    return float(frame[y - 3 : y + 4, x - 3 : x + 4].mean())
+
+
 def test_too_many_implements_for_the_kit(profile: Profile) -> None:
     made = scene(3, "sticks4")
     observation = Reader(calibrate(made.empty), profile).read(made.frame, kit_named("sticks3"))

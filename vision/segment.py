@@ -32,6 +32,12 @@ TEXTURE_WINDOW = 7  # pixels at analysis size
 TEXTURE_KEPT = 0.25  # correlation above which the felt's texture shows through
 SPLIT_SOLIDITY = 0.8  # outlines less convex than this may be implements touching
 SPLIT_MM = 3.0  # joints narrower than twice this are cut
+# A dark die on a felt of its hue: the smallest top face (a d6's, 15 x 15 mm) less its
+# blurred sides has a circle of this radius inside, and at least this area.
+DARK_DIE_CORE_MM = 4.5
+DARK_DIE_MM2 = 120.0
+DARK_DIE_MAX_MM2 = 700.0  # a d4 of 30 mm with its sides, a d6 of 18 mm with two
+DARK_DIE_SOLIDITY = 0.7
 
 Mask = NDArray[np.uint8]
 Contour = NDArray[np.int32]
@@ -137,17 +143,18 @@ class Segmenter:
         bridged = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_CLOSE, self._bridge), np.uint8)
         paint = ((self._texture_kept(small) < TEXTURE_KEPT) * 255).astype(np.uint8)
         hidden = np.asarray(darker & paint, np.uint8)
-        mask = strong | (bridged & hidden) | self._dark_sticks(hidden & (255 - strong))
+        mask = strong | (bridged & hidden) | self._dark_implements(hidden & (255 - strong))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         return _filled(np.asarray(mask, np.uint8))
 
-    def _dark_sticks(self, hidden: Mask) -> Mask:
-        """Darkenings that hide the felt's texture and hold a whole stick lying on the floor.
+    def _dark_implements(self, hidden: Mask) -> Mask:
+        """Darkenings that hide the felt's texture and hold a whole implement on the floor.
 
-        A black stick on a dark grey felt darkens it without changing its hue, as a shadow
-        does; but a shadow keeps the felt's texture, and none is as wide and as long as a
-        stick on its own: a region where a band of a stick's width (less its blurred sides)
-        runs the stick's length (less its ends) is a stick.
+        A black stick or die on a dark grey felt darkens it without changing its hue, as a
+        shadow does; but a shadow keeps the felt's texture, and none is as wide and as long
+        as a stick on its own, or as wide as a die's top all round: a region where a band of
+        a stick's width (less its blurred sides) runs the stick's length (less its ends), or
+        with a die's inner circle (less its blurred sides), is an implement.
         """
         # Searched at half the analysis size: the texture test is noisy pixel by pixel, and
         # the averaging closes its small holes and drops its specks.
@@ -157,21 +164,14 @@ class Segmenter:
         coarse = np.asarray((halved > 127) * 255, np.uint8)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
         px_per_mm = self._px_per_mm * 0.5
-        smallest = 0.7 * STICK_MM[0] * STICK_MM[1] * px_per_mm**2
-        half_width = (STICK_MM[1] - 4.0) / 2 * px_per_mm
+        smallest = DARK_DIE_MM2 * px_per_mm**2
         found = np.zeros_like(coarse)
         for label in range(1, count):
             if stats[label, cv2.CC_STAT_AREA] < smallest:
                 continue
             x, y, w, h = (int(v) for v in stats[label, :4])
             region = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
-            padded = cv2.copyMakeBorder(region, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-            core = cv2.distanceTransform(padded, cv2.DIST_L2, 3) >= half_width
-            points = cv2.findNonZero(core.astype(np.uint8))
-            if points is None:
-                continue
-            (_, _), (cw, ch), _ = cv2.minAreaRect(points)
-            if max(cw, ch) >= (STICK_MM[0] - STICK_MM[1] - 12.0) * px_per_mm:
+            if _holds_an_implement(region, px_per_mm):
                 found[y : y + h, x : x + w][region > 0] = 255
         if not found.any():
             return np.zeros_like(hidden)
@@ -267,6 +267,35 @@ class Segmenter:
             outside_mm=float(outside_px.max()) / scale,
             beyond_floor=bool(outside_px.min() > 0),
         )
+
+
+def _holds_an_implement(region: Mask, px_per_mm: float) -> bool:
+    """Whether a region (1 inside) holds a stick's band along a stick's length, or a die's
+    inner circle (its numerals or pips, which changed colour, are holes in it)."""
+    region = (_filled(region) > 0).astype(np.uint8)
+    padded = cv2.copyMakeBorder(region, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
+    if float(inside.max()) >= DARK_DIE_CORE_MM * px_per_mm and _die_shaped(region, px_per_mm):
+        return True
+    if region.sum() < 0.7 * STICK_MM[0] * STICK_MM[1] * px_per_mm**2:
+        return False
+    core = inside >= (STICK_MM[1] - 4.0) / 2 * px_per_mm
+    points = cv2.findNonZero(core.astype(np.uint8))
+    if points is None:
+        return False
+    (_, _), (cw, ch), _ = cv2.minAreaRect(points)
+    return bool(max(cw, ch) >= (STICK_MM[0] - STICK_MM[1] - 12.0) * px_per_mm)
+
+
+def _die_shaped(region: Mask, px_per_mm: float) -> bool:
+    """Convex and no larger than a die seen from above: a shadow that lost the felt's
+    texture (dark felt hides it) trails along its implement, ragged and hollow."""
+    if region.sum() > DARK_DIE_MAX_MM2 * px_per_mm**2:
+        return False
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    hull = cv2.contourArea(cv2.convexHull(outline))
+    return hull > 0 and cv2.contourArea(outline) / hull >= DARK_DIE_SOLIDITY
 
 
 def _shrunk(image: Image) -> Image:
