@@ -18,6 +18,7 @@ from vision.numerals import (
     Glyph,
     Numeral,
     complete_looks,
+    judged,
     read_numerals,
     stories,
 )
@@ -163,6 +164,42 @@ def test_hesitant_top_numerals_are_settled_by_the_base_corners(
         assert read_numerals(DieNumerals(apex=hesitant.apex), glyphs).value is None
         checked += reading.value == value
     assert checked >= 2
+
+
+def _scores(shown: dict[int, float] | None) -> dict[int, float] | None:
+    """Scores per value: those given, 0.5 for the others (a numeral like none of them)."""
+    return None if shown is None else {value: shown.get(value, 0.5) for value in (1, 2, 3, 4)}
+
+
+@pytest.mark.parametrize(
+    ("apex", "corners", "value", "detail"),
+    [
+        # A clear 4 on top, a clear 1, 2 and 3 at the base: the die is read.
+        ({4: 0.9}, [{1: 0.9}, {2: 0.9}, {3: 0.9}], 4, ""),
+        # The top hesitates between 2 and 3; a base corner shows a clear 2: 3 is on top.
+        ({2: 0.8, 3: 0.8}, [{1: 0.9}, {2: 0.9}, {4: 0.9}], 3, ""),
+        # ... but without the base corners the hesitation stays.
+        ({2: 0.8, 3: 0.8}, [None, None, None], None, "top numerals are unclear"),
+        # A clear 4 on top, and a base corner that reads as clearly as a 4.
+        ({4: 1.0}, [{4: 0.75}, {2: 0.9}, {3: 0.9}], None, "base corner of the d4 reads as"),
+        # A clear 4 on top; the base corners alone need a 4 (the first corner is a 4 or
+        # a 1, the second a 1 for sure), none reading as a 4 clearly.
+        ({4: 1.0}, [{4: 0.7, 1: 0.62}, {1: 0.9}, {}], None, "base numerals say another top"),
+        # The top says 4 clearly, the whole numbering says 1.
+        ({4: 0.62}, [{2: 0.9}, {3: 0.9}, {4: 0.9}], None, "whole numbering disagree"),
+    ],
+)
+def test_the_reading_rules_on_numeral_scores(
+    apex: dict[int, float],
+    corners: list[dict[int, float] | None],
+    value: int | None,
+    detail: str,
+) -> None:
+    apex_scores = _scores(apex)
+    assert apex_scores is not None
+    reading = judged(apex_scores, [_scores(corner) for corner in corners])
+    assert reading.value == value
+    assert detail in reading.detail
 
 
 def test_generated_d4s_are_read_right_or_refused(glyphs: tuple[Glyph, ...]) -> None:

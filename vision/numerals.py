@@ -39,8 +39,8 @@ MAX_BLUR = 3.5  # pixels: a numeral blurred more (a face seen very aslant) tells
 MIN_APEX_SCORE = 0.3
 MIN_APEX_MARGIN = 0.03  # mean correlation of the top numerals: best value over the next
 MIN_STORY_MARGIN = 0.05  # summed correlations: best numbering over the best with another top
-BASE_VETO_MARGIN = 0.06  # a base corner reading as the top value by this much: refused
-BASE_DEFICIT = 0.03  # the base numerals' best numbering over their best with the top value
+BASE_VETO_MARGIN = 0.10  # a base corner reading as the top value by this much: refused
+BASE_DEFICIT = 0.10  # the base numerals' best numbering over their best with the top value
 # Top numerals that hesitate (a 2 and a 3 blurred alike): the whole numbering must be this
 # clear, three times the widest margin of a wrong best numbering seen on the development
 # set (0.034), and the top numerals must score the value within this of their best.
@@ -310,19 +310,24 @@ def _read_prepared(numerals: DieNumerals, prepared: Templates) -> D4Reading:
     apex = _mean_scores(numerals.apex, prepared)
     if apex is None:
         return D4Reading(None, 0.0, "the d4's faces are seen too much edge on")
-    corners = [_mean_scores(patches, prepared) for patches in numerals.base]
+    return judged(apex, [_mean_scores(patches, prepared) for patches in numerals.base])
+
+
+def judged(apex: Scores, corners: list[Scores | None]) -> D4Reading:
+    """The reading of a die from its numerals' scores per value: the top numerals' and each
+    base corner's (None: not seen sharply enough)."""
     told = _stories(apex, corners)
     best = told[0]
     margin = best.score - next(story for story in told if story.top != best.top).score
     value = best.top
     if not _apex_agrees(apex, value, margin):
         if _apex_clear(apex):
-            return D4Reading(None, 0.0, "the d4's base numerals say another top value")
+            return D4Reading(None, 0.0, "the d4's top numerals and its whole numbering disagree")
         return D4Reading(None, 0.0, "the d4's top numerals are unclear")
     for corner in corners:
         ranked = sorted((corner or {}).items(), key=lambda item: -item[1])
         if ranked and ranked[0][0] == value and ranked[0][1] - ranked[1][1] >= BASE_VETO_MARGIN:
-            return D4Reading(None, 0.0, "the d4's top and base numerals disagree")
+            return D4Reading(None, 0.0, "a base corner of the d4 reads as its top value")
     base_told = _stories(None, corners)
     with_value = next(story for story in base_told if story.top == value)
     if base_told[0].score - with_value.score > BASE_DEFICIT:
