@@ -18,7 +18,15 @@ from vision.tray import Image
 
 CROP_PX_PER_MM = 2.0
 ONE_COLOUR = 12.0  # Lab distance within which rows across a stick show one face
-FACE_FEATURES = ("lightness", "red_green", "yellow_blue", "banding", "light_share", "dark_share")
+FACE_FEATURES = (
+    "lightness",
+    "red_green",
+    "yellow_blue",
+    "banding",
+    "light_share",
+    "dark_share",
+    "hue",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +69,19 @@ def face_features(strip: Image) -> FaceFeatures:
     profile = lightness.mean(axis=0)
     banding = float(profile.std() / (profile.mean() + 1.0))
     mean_l = float(lightness.mean())
+    red_green = float(lab[..., 1].mean() - 128.0)
+    yellow_blue = float(lab[..., 2].mean() - 128.0)
     return FaceFeatures(
         (
             mean_l,
-            float(lab[..., 1].mean() - 128.0),
-            float(lab[..., 2].mean() - 128.0),
+            red_green,
+            yellow_blue,
             banding,
             float((lightness > 200).mean()),
             float((lightness < 70).mean()),
+            # The hue survives what the light and the exposure do to a colour's strength:
+            # a washed-out red stays a red, nearer to orange than bare wood is.
+            float(np.degrees(np.arctan2(yellow_blue, red_green))),
         )
     )
 

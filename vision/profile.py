@@ -24,7 +24,7 @@ from vision.observation import Kind
 
 # The smallest spread a prototype may claim, per feature: a few examples under one light
 # must not make a face look more certain than the camera can be.
-MIN_SPREAD = (8.0, 4.0, 4.0, 0.03, 0.08, 0.08)
+MIN_SPREAD = (8.0, 4.0, 4.0, 0.03, 0.08, 0.08, 8.0)
 MAX_DISTANCE = 3.5  # RMS z-score beyond which a face looks like nothing we know
 MIN_CONFIDENCE = 0.3  # (other - best) / (other + best) distances
 
