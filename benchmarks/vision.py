@@ -42,8 +42,8 @@ def _median_ms(action: Callable[[], object], repeat: int) -> float:
 
 def _frames(data: Path | None, count: int) -> list[tuple[Image, Image, Kit]]:
     if data is None:
-        kits = ("sticks4", "ur", "modern")
-        made = [scene(seed, kits[seed % 3]) for seed in range(count)]
+        kits = ("sticks4", "ur", "modern", "binary-d4")
+        made = [scene(seed, kits[seed % len(kits)]) for seed in range(count)]
         return [(m.frame, m.empty, kit_named(str(m.label["kit"]))) for m in made]
     scenes = load_scenes(data)[:count]
     return [(read_image(s.image), read_image(s.tray), s.kit) for s in scenes]
