@@ -25,6 +25,7 @@ WHITE = (235, 235, 235)
 BLACK = (30, 30, 30)
 LIGHT_PIP = (240, 240, 240)
 DARK_PIP = (25, 25, 25)
+MAKES = [(RED, LIGHT_PIP), (WHITE, DARK_PIP), (BLACK, LIGHT_PIP)]  # every die the tests draw
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def _count(tray: Tray, die: Die, segmenter: Segmenter) -> int | None:
 
 
 @pytest.mark.parametrize("value", range(1, 7))
-@pytest.mark.parametrize(("body", "pip"), [(RED, LIGHT_PIP), (WHITE, DARK_PIP), (BLACK, LIGHT_PIP)])
+@pytest.mark.parametrize(("body", "pip"), MAKES)
 def test_every_value_of_every_make_is_read(
     tray: Tray,
     segmenter: Segmenter,
@@ -117,7 +118,7 @@ def test_pips_spaced_as_dice_differ_are_read(
 
 
 @pytest.mark.parametrize("value", range(1, 7))
-@pytest.mark.parametrize(("body", "pip"), [(WHITE, DARK_PIP), (BLACK, LIGHT_PIP), (RED, LIGHT_PIP)])
+@pytest.mark.parametrize(("body", "pip"), MAKES)
 def test_shaded_sides_with_their_pips_beside_the_top_face_are_left_out(
     tray: Tray,
     segmenter: Segmenter,

@@ -42,9 +42,7 @@ class BinaryReading:
 
 def read_binary_d4(frame: Image, tetra: Tetra) -> BinaryReading:
     # Only the die's own pixels are turned to Lab: the whole frame would cost 3 ms a die.
-    corners = np.vstack([tetra.base, tetra.apex[None]])
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
+    x0, y0, x1, y1 = tetra.bounds(2)
     lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
     shift = np.array([x0, y0], np.float64)
     contrasts: dict[str, list[float]] = {"top": [], "0": [], "1": [], "2": []}

@@ -145,9 +145,7 @@ _INSIDE = _inside_mask()
 def die_numerals(frame: Image, tetra: Tetra) -> DieNumerals:
     """Every numeral of the visible faces, upright, as contrast with its face (the ink
     positive, whether it is lighter or darker than the die)."""
-    corners_all = np.vstack([tetra.base, tetra.apex[None]])
-    x0, y0 = np.maximum(np.floor(corners_all.min(axis=0)).astype(int) - 4, 0)
-    x1, y1 = np.ceil(corners_all.max(axis=0)).astype(int) + 5
+    x0, y0, x1, y1 = tetra.bounds(4)
     grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
     shift = np.array([x0, y0], np.float64)
     canonical = canonical_triangle().astype(np.float64)

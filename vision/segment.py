@@ -248,7 +248,6 @@ class Segmenter:
         if w < h:
             angle += 90.0
         area = cv2.contourArea(contour)
-        hull_area = cv2.contourArea(cv2.convexHull(contour))
         x, y, bw, bh = cv2.boundingRect(contour)
         height, width_px = shape[0], shape[1]
         touches = x <= 1 or y <= 1 or x + bw >= width_px - 1 or y + bh >= height - 1
@@ -262,7 +261,7 @@ class Segmenter:
             width_mm=width / scale,
             angle_deg=float(angle % 180.0),
             area_mm2=area / scale**2,
-            solidity=area / hull_area if hull_area > 0 else 0.0,
+            solidity=_solidity(contour),
             touches_border=touches,
             outside_mm=float(outside_px.max()) / scale,
             beyond_floor=bool(outside_px.min() > 0),
@@ -293,9 +292,14 @@ def _die_shaped(region: Mask, px_per_mm: float) -> bool:
     if region.sum() > DARK_DIE_MAX_MM2 * px_per_mm**2:
         return False
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    outline = max(contours, key=cv2.contourArea)
-    hull = cv2.contourArea(cv2.convexHull(outline))
-    return hull > 0 and cv2.contourArea(outline) / hull >= DARK_DIE_SOLIDITY
+    outline = np.asarray(max(contours, key=cv2.contourArea), np.int32)
+    return _solidity(outline) >= DARK_DIE_SOLIDITY
+
+
+def _solidity(contour: Contour) -> float:
+    """An outline's area over its convex hull's (1 for a convex outline)."""
+    hull = cv2.contourArea(cv2.convexHull(contour))
+    return float(cv2.contourArea(contour) / hull) if hull > 0 else 0.0
 
 
 def _shrunk(image: Image) -> Image:

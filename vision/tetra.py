@@ -56,6 +56,14 @@ class Tetra:
         """The base's mean side, pixels."""
         return float(np.mean([np.hypot(*(self.base[i] - self.base[i - 1])) for i in range(3)]))
 
+    def bounds(self, margin: int) -> tuple[int, int, int, int]:
+        """The pixels round the die, ``margin`` more on each side: x0, y0 (clipped at 0),
+        x1, y1 (past the last), to cut the die out of a frame."""
+        corners = np.vstack([self.base, self.apex[None]])
+        x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - margin, 0)
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + margin + 1
+        return int(x0), int(y0), int(x1), int(y1)
+
     def faces(self) -> list[tuple[int, int]]:
         """Visible faces as (i, j): the face through the top point and base corners i, j,
         ordered so that (apex, base[i], base[j]) turns the same way as the canonical face."""
