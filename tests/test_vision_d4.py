@@ -193,6 +193,14 @@ def _scores(shown: dict[int, float] | None) -> dict[int, float] | None:
         ({4: 1.0}, [{4: 0.7, 1: 0.62}, {1: 0.9}, {}], None, "base numerals say another top"),
         # The top says 4 clearly, the whole numbering says 1.
         ({4: 0.62}, [{2: 0.9}, {3: 0.9}, {4: 0.9}], None, "whole numbering disagree"),
+        # A blank face (a generated cocked die): its edges favour a 1 a little, but
+        # nothing there looks like a numeral.
+        (
+            {1: 0.37, 2: 0.23, 3: 0.32, 4: 0.33},
+            [{1: 0.07, 2: 0.07, 3: 0.1, 4: 0.13}, {1: 0.25, 2: 0.22, 3: 0.37, 4: 0.16}, {}],
+            None,
+            "top numerals are unclear",
+        ),
     ],
 )
 def test_the_reading_rules_on_numeral_scores(
@@ -308,6 +316,31 @@ def test_a_d4_whose_outline_looks_cocked_is_still_read_when_its_numerals_agree(
     cocked_d6 = scene(5, "modern", "cocked")
     observation = Reader(calibrate(cocked_d6.empty), profile).read(cocked_d6.frame)
     assert not observation.of_kind(Kind.D4)
+
+
+def test_in_a_kit_of_d4s_a_die_whose_outline_looks_square_is_read_as_a_d4(
+    glyphs: tuple[Glyph, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A d4 whose outline lost a corner looks like a d6 lying flat: a kit without d6s
+    reads it as a d4 (or refuses it as cocked); without a kit it stays a d6 without pips."""
+    import vision.reader
+
+    def called_d6(blob: Blob) -> ShapeCall:
+        return ShapeCall(Shape.FLAT, Kind.D6)
+
+    monkeypatch.setattr(vision.reader, "classify", called_d6)
+    profile = Profile("d4", default_profile().prototypes, glyphs)
+    read = 0
+    for seed in range(40, 52):
+        made = scene(seed, "ur-nostick")
+        reader = Reader(calibrate(made.empty), profile)
+        observation = reader.read(made.frame, kit_named("ur-nostick"))
+        for implement in observation.of_kind(Kind.D4):
+            assert implement.value == made.objects[0]["value"]
+            read += 1
+        assert all(r.reason is Reason.COCKED for r in observation.refusals)
+        assert not reader.read(made.frame).of_kind(Kind.D4)
+    assert read >= 8
 
 
 def test_with_a_calibrated_tray_the_first_picture_is_the_first_value(

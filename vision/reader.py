@@ -63,7 +63,7 @@ class Reader:
         refusals: list[Refusal] = []
         binary = kit is not None and kit.binary_d4
         for blob, call in blobs:
-            outcome = self._read_blob(frame, blob, call, binary)
+            outcome = self._read_blob(frame, blob, _as_kit_die(blob, call, kit), binary)
             if isinstance(outcome, Refusal):
                 refusals.append(outcome)
             else:
@@ -160,6 +160,19 @@ class Reader:
         if pips.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
+
+
+def _as_kit_die(blob: Blob, call: ShapeCall, kit: Kit | None) -> ShapeCall:
+    """A d4 whose outline lost a corner (a face of the felt's shade, a shadow across it)
+    looks square, as a d6 does. In a kit of d4s and no d6, such a die is a d4 if it has a
+    d4's size: it is then read as one that may be cocked, so that only its numerals or tips,
+    found on three fitted faces and checked, can read it; smaller, it is no implement of
+    the kit."""
+    if kit is None or not kit.d4 or kit.d6 or call != ShapeCall(Shape.FLAT, Kind.D6):
+        return call
+    if D4_SIDE[0] <= blob.length_mm <= D4_SIDE[1]:
+        return ShapeCall(Shape.COCKED)
+    return ShapeCall(Shape.UNKNOWN)
 
 
 def _kit_refusals(implements: list[Implement], refusals: list[Refusal], kit: Kit) -> list[Refusal]:
