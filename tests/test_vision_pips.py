@@ -12,8 +12,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.kit import kit_named
 from vision.observation import Kind, Reason
-from vision.pips import LAYOUTS, count_pips
+from vision.pips import LAYOUTS, _bare_share, _eroded, _Face, _fitted_grid, _Mark, count_pips
 from vision.profile import default_profile
 from vision.reader import Reader
 from vision.segment import Segmenter
@@ -171,3 +172,40 @@ def test_the_reader_returns_the_count_or_an_unclear_refusal(tray: Tray) -> None:
     assert [item.value for item in read.of_kind(Kind.D6)] == [6]
     refused = reader.read(_drawn(tray, Die(3, faded={(0, 0): 0.25})))
     assert [r.reason for r in refused.refusals] == [Reason.UNCLEAR]
+
+
+def test_a_glint_just_outside_the_face_colour_is_not_a_missed_pip() -> None:
+    """A glint along the rounded edge lies where the face's colour region stops, a few
+    pixels from an empty place of the grid: only the face's own region is looked at there.
+    (A 2 on a 13-pixel grid; the face's region stops 1.25 pitches from its centre, and a
+    light band 4 pixels wide, blurred, runs 1.5 pixels beyond it.)"""
+    size, centre, pitch = 90, 45.0, 13.0
+    xs, ys = np.meshgrid(np.arange(size, dtype=np.float32), np.arange(size, dtype=np.float32))
+    half = 1.25 * pitch
+    region = ((np.abs(xs - centre) <= half) & (np.abs(ys - centre) <= half)).astype(np.uint8)
+    contrast = np.zeros((size, size), np.float32)
+    pips = [(centre - pitch, centre - pitch), (centre + pitch, centre + pitch)]
+    for x, y in pips:
+        cv2.circle(contrast, (round(x), round(y)), 4, 120.0, -1)
+    contrast[(np.abs(xs - (centre - half - 1.5)) <= 2) & (np.abs(ys - centre) <= 35)] = 120.0
+    contrast = np.asarray(cv2.GaussianBlur(contrast, (0, 0), 1.5), np.float32)
+    face = _Face(region, _eroded(region, 4.0), contrast, 2.6, xs, ys)
+    marks = [_Mark(50.0, pip) for pip in pips]
+    grid = _fitted_grid(pips)
+    assert grid is not None
+    share = _bare_share(marks, grid, face, 1.0)
+    assert share is not None and share < 1.0
+
+
+@pytest.mark.parametrize("seed", [10, 57, 69, 70, 140])
+def test_a_black_dies_sides_and_their_pips_are_not_its_bare_face(seed: int) -> None:
+    """Generated throws with a black die: its sides are as dark as its top, so the face
+    found takes a side in, with the side's pips; the bare face checked is the square the
+    layout covers, not all of that region."""
+    made = scene(seed, "modern")
+    observation = Reader(calibrate(made.empty), default_profile()).read(
+        made.frame, kit_named("modern")
+    )
+    assert not observation.refusals
+    read = sorted(item.value or 0 for item in observation.of_kind(Kind.D6))
+    assert read == sorted(int(str(o["value"])) for o in made.objects)

@@ -385,9 +385,10 @@ def _bare_share(marks: list[_Mark], grid: _Grid, face: _Face, polarity: float) -
     Contrast is averaged over a disc smaller than a pip: a pip missed keeps its contrast,
     noise loses most of its. On the die's empty places, where a pip missed would be,
     anything lighter or darker is looked for (a glint may hide a pip), most strictly at
-    the centre, whose pip alone turns a 3 into a 2 and a 5 into a 4. Elsewhere on the
-    face, a spot of the pips' polarity counts when it is round: a glint along a rounded
-    edge is a thin line.
+    the centre, whose pip alone turns a 3 into a 2 and a 5 into a 4. Elsewhere in the
+    square the layout covers, a spot of the pips' polarity counts when it is round: a
+    glint along a rounded edge is a thin line. Beyond that square lie only the face's
+    border and, on a die whose sides are as dark as its top, a side and its pips.
     """
     radius = SPOT_SHARE * float(np.sqrt(np.median([mark.area for mark in marks]) / np.pi))
     size = 2 * max(1, round(radius)) + 1
@@ -399,7 +400,10 @@ def _bare_share(marks: list[_Mark], grid: _Grid, face: _Face, polarity: float) -
         return None
     worst = 0.0
     taken = {_nearest_place(grid, mark.centre)[0] for mark in marks}
-    magnitude = np.abs(spots)
+    # On the places, only the face's own colour region counts: a glint along the rounded
+    # edge, just outside it, is no pip.
+    inside = np.asarray(face.contrast * (face.region > 0), np.float32)
+    magnitude = np.abs(np.asarray(cv2.filter2D(inside, -1, disc / disc.sum()), np.float32))
     for place, at in zip(_PLACES, grid.places, strict=True):
         if place not in taken:
             allowed = CENTRE_BARE_SHARE if place == (0, 0) else PLACE_BARE_SHARE
@@ -410,7 +414,7 @@ def _bare_share(marks: list[_Mark], grid: _Grid, face: _Face, polarity: float) -
     for mark in marks:
         reach = np.sqrt(mark.area / np.pi) + halo
         clear &= np.hypot(face.xs - mark.centre[0], face.ys - mark.centre[1]) > reach
-    bare = (_square(grid, face.xs, face.ys) | (face.core > 0)) & clear
+    bare = _square(grid, face.xs, face.ys) & clear
     strong = ((spots > BARE_SHARE * faintest) & clear).astype(np.uint8)
     return max(worst, _round_spot(strong, bare, spots) / faintest / BARE_SHARE)
 
