@@ -38,6 +38,16 @@ DARK_DIE_CORE_MM = 4.5
 DARK_DIE_MM2 = 120.0
 DARK_DIE_MAX_MM2 = 700.0  # a d4 of 30 mm with its sides, a d6 of 18 mm with two
 DARK_DIE_SOLIDITY = 0.7
+# A tray nudged by a throw, or a camera that shook, moves the picture a few pixels from the
+# empty tray's: the felt's fine texture, matched patch by patch, tells by how much.
+SHIFT_REACH = 6  # analysis pixels either way: 12 picture pixels, about 4 mm
+SHIFT_PATCH = 40  # analysis pixels
+SHIFT_PATCHES = 24  # at most, spread over the floor
+# The patches' mean correlation at the shift found, and how many times it beats the best
+# match elsewhere (2 analysis pixels or more away): on the dev set, peaks of 0.15 to 0.93
+# beat the rest 9.5 times or more; a felt without texture makes no such peak.
+SHIFT_MIN_MATCH = 0.05
+SHIFT_PEAK_RATIO = 4.0
 
 Mask = NDArray[np.uint8]
 Contour = NDArray[np.int32]
@@ -121,6 +131,7 @@ class Segmenter:
         self._empty_power = cv2.boxFilter(self._empty_detail**2, -1, window)
         bridge = max(3, round(BRIDGE_MM * self._px_per_mm) | 1)
         self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge, bridge))
+        self._patches = _floor_patches(floor)
 
     @staticmethod
     def _prepare(small: Image) -> NDArray[np.float32]:
@@ -190,6 +201,52 @@ class Segmenter:
         cross = cv2.boxFilter(detail * self._empty_detail, -1, window)
         power = cv2.boxFilter(detail * detail, -1, window)
         return np.asarray(cross / np.sqrt(power * self._empty_power + 1e-3), np.float32)
+
+    def shift(self, frame: Image) -> tuple[int, int]:
+        """How many whole pixels (x, y) the frame moved from the empty tray: where the
+        felt's texture in patches of the floor matches the empty tray's best. (0, 0) when
+        nothing matches (a felt without texture, a tray moved too far to tell)."""
+        if not self._patches:
+            return 0, 0
+        detail = _detail(_shrunk(frame))
+        reach = SHIFT_REACH
+        match = np.zeros((2 * reach + 1, 2 * reach + 1), np.float32)
+        for x, y in self._patches:
+            pattern = self._empty_detail[y : y + SHIFT_PATCH, x : x + SHIFT_PATCH]
+            around = detail[
+                y - reach : y + SHIFT_PATCH + reach, x - reach : x + SHIFT_PATCH + reach
+            ]
+            match += cv2.matchTemplate(around, pattern, cv2.TM_CCOEFF_NORMED)
+        match /= len(self._patches)
+        row, column = (int(v) for v in np.unravel_index(int(match.argmax()), match.shape))
+        best = float(match[row, column])
+        elsewhere = match.copy()
+        elsewhere[max(row - 2, 0) : row + 3, max(column - 2, 0) : column + 3] = -1.0
+        if best < SHIFT_MIN_MATCH or best < SHIFT_PEAK_RATIO * float(elsewhere.max()):
+            return 0, 0
+        # The peak's place to a fraction of an analysis pixel (a parabola through it and
+        # its neighbours), so that odd picture pixels are told apart from even ones.
+        dx = column - reach + _vertex(match[row, max(column - 1, 0) : column + 2], column, reach)
+        dy = row - reach + _vertex(match[max(row - 1, 0) : row + 2, column], row, reach)
+        return round(dx / ANALYSIS_SCALE), round(dy / ANALYSIS_SCALE)
+
+    def aligned(self, frame: Image) -> Image:
+        """The frame moved back onto the empty tray (see :meth:`shift`); what would come
+        from beyond the picture's border is the empty tray's."""
+        dx, dy = self.shift(frame)
+        if not (dx or dy):
+            return frame
+        back = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
+        size = (frame.shape[1], frame.shape[0])
+        moved = cv2.warpAffine(
+            frame,
+            back,
+            size,
+            dst=self.tray.empty.copy(),
+            flags=cv2.INTER_NEAREST,
+            borderMode=cv2.BORDER_TRANSPARENT,
+        )
+        return np.asarray(moved, np.uint8)
 
     def foreground(self, frame: Image) -> Foreground:
         mask = self.mask(frame)
@@ -266,6 +323,30 @@ class Segmenter:
             outside_mm=float(outside_px.max()) / scale,
             beyond_floor=bool(outside_px.min() > 0),
         )
+
+
+def _vertex(values: NDArray[np.float32], at: int, reach: int) -> float:
+    """Where a parabola through a peak and its two neighbours peaks, from the peak's own
+    place (0 at the border of the search)."""
+    if not 0 < at < 2 * reach:
+        return 0.0
+    before, peak, after = (float(v) for v in values)
+    bend = before - 2 * peak + after
+    return 0.5 * (before - after) / bend if bend < 0 else 0.0
+
+
+def _floor_patches(floor: Mask) -> list[tuple[int, int]]:
+    """Top-left corners of square patches wholly on the floor, with room around each to
+    look for a shift (analysis pixels)."""
+    height, width = floor.shape
+    reach, size = SHIFT_REACH, SHIFT_PATCH
+    patches = []
+    for y in range(reach, height - size - reach, size):
+        for x in range(reach, width - size - reach, size):
+            if floor[y - reach : y + size + reach, x - reach : x + size + reach].all():
+                patches.append((x, y))
+    step = max(1, -(-len(patches) // SHIFT_PATCHES))
+    return patches[::step]
 
 
 def _holds_an_implement(region: Mask, px_per_mm: float) -> bool:

@@ -1,0 +1,69 @@
+"""A tray nudged by a throw, or a camera that shook: the picture moved a few pixels from
+the empty tray's, and is moved back before it is compared with it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.kit import kit_named
+from vision.profile import default_profile
+from vision.reader import Reader
+from vision.segment import Segmenter
+from vision.synthetic import scene
+from vision.tray import Image, calibrate
+
+
+def _moved(image: Image, dx: int, dy: int) -> Image:
+    """The picture as the camera sees it once the tray moved (dx, dy) pixels; what comes
+    in at the border repeats the border."""
+    shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+    size = (image.shape[1], image.shape[0])
+    return np.asarray(cv2.warpAffine(image, shift, size, borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+@pytest.mark.parametrize(("seed", "kit"), [(1, "sticks4"), (2, "modern"), (5, "ur")])
+@pytest.mark.parametrize(("dx", "dy"), [(1, 0), (3, -2), (-7, 5)])
+def test_a_throw_moved_a_few_pixels_is_read_as_if_it_had_not_moved(
+    seed: int, kit: str, dx: int, dy: int
+) -> None:
+    made = scene(seed, kit)
+    reader = Reader(calibrate(made.empty), default_profile())
+    still = reader.read(made.frame, kit_named(kit))
+    assert still.implements and not still.refusals
+    moved = _moved(made.frame, dx, dy)
+    assert reader.segmenter.shift(moved) == (dx, dy)
+    read = reader.read(moved, kit_named(kit))
+    assert not read.refusals
+    assert [(i.kind, i.face, i.value) for i in read.implements] == [
+        (i.kind, i.face, i.value) for i in still.implements
+    ]
+
+
+def test_what_comes_in_at_the_border_is_the_empty_trays() -> None:
+    made = scene(1, "sticks4")
+    segmenter = Segmenter(calibrate(made.empty))
+    back = segmenter.aligned(_moved(made.frame, 6, 0))
+    assert np.array_equal(back[:, -6:], made.empty[:, -6:])
+    assert np.array_equal(back[:, :-6], made.frame[:, :-6])
+
+
+def test_an_unmoved_picture_is_left_as_it_is() -> None:
+    made = scene(2, "modern")
+    segmenter = Segmenter(calibrate(made.empty))
+    assert segmenter.shift(made.frame) == (0, 0)
+    assert segmenter.aligned(made.frame) is made.frame
+
+
+def test_a_felt_without_texture_tells_no_shift() -> None:
+    """Nothing to match: the picture is compared as it is rather than moved at random."""
+    made = scene(1, "sticks4")
+    plain = np.asarray(cv2.GaussianBlur(made.empty, (0, 0), 6), np.uint8)
+    noise = np.random.default_rng(5)
+
+    def noisy(image: Image) -> Image:
+        return np.clip(image + noise.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
+
+    segmenter = Segmenter(calibrate(noisy(plain)))
+    assert segmenter.shift(noisy(_moved(plain, 3, -2))) == (0, 0)
