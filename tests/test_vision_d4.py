@@ -201,6 +201,17 @@ def _scores(shown: dict[int, float] | None) -> dict[int, float] | None:
             None,
             "top numerals are unclear",
         ),
+        # Numerals that match no glyph well (a die in dimmed light, read as 1, thrown 3).
+        (
+            {1: 0.47, 2: 0.37, 3: 0.43, 4: 0.35},
+            [
+                {1: 0.25, 2: 0.27, 3: 0.3, 4: 0.3},
+                {1: 0.55, 2: 0.53, 3: 0.46, 4: 0.73},
+                {1: 0.41, 2: 0.41, 3: 0.34, 4: 0.45},
+            ],
+            None,
+            "top numerals are unclear",
+        ),
     ],
 )
 def test_the_reading_rules_on_numeral_scores(

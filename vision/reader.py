@@ -58,7 +58,7 @@ class Reader:
         self._d4_glyphs = d4_templates(profile.glyphs)
 
     def read(self, frame: Image, kit: Kit | None = None) -> Observation:
-        frame = self.segmenter.aligned(frame)
+        frame = self.segmenter.relit(self.segmenter.aligned(frame))
         blobs = self._blobs(frame)
         implements: list[Implement] = []
         refusals: list[Refusal] = []

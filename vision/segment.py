@@ -48,6 +48,10 @@ SHIFT_PATCHES = 24  # at most, spread over the floor
 # beat the rest 9.5 times or more; a felt without texture makes no such peak.
 SHIFT_MIN_MATCH = 0.05
 SHIFT_PEAK_RATIO = 4.0
+# The light or the camera's exposure changed since calibration when the felt's median
+# colour moved by more than this share in a channel.
+RELIGHT_SHARE = 0.02
+FELT_SAMPLING = 4  # every 4th pixel of every 4th row of the floor (analysis size)
 
 Mask = NDArray[np.uint8]
 Contour = NDArray[np.int32]
@@ -132,6 +136,7 @@ class Segmenter:
         bridge = max(3, round(BRIDGE_MM * self._px_per_mm) | 1)
         self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge, bridge))
         self._patches = _floor_patches(floor)
+        self._felt_colour = self._felt_median(empty_small)
 
     @staticmethod
     def _prepare(small: Image) -> NDArray[np.float32]:
@@ -247,6 +252,24 @@ class Segmenter:
             borderMode=cv2.BORDER_TRANSPARENT,
         )
         return np.asarray(moved, np.uint8)
+
+    def relit(self, frame: Image) -> Image:
+        """The frame as the empty tray's light and exposure would show it: each channel
+        scaled so that the felt (the floor's median colour: implements cover little of it)
+        has the empty tray's colour. Colours are read against the profile's, and a room
+        grown darker would otherwise turn a marked face plain."""
+        gains = self._felt_colour / np.maximum(self._felt_median(_shrunk(frame)), 1.0)
+        if float(np.abs(gains - 1.0).max()) <= RELIGHT_SHARE:
+            return frame
+        levels = np.arange(256, dtype=np.float64)
+        tables = [np.clip(np.round(levels * g), 0, 255).astype(np.uint8) for g in gains]
+        channels = [cv2.LUT(c, t) for c, t in zip(cv2.split(frame), tables, strict=True)]
+        return np.asarray(cv2.merge(channels), np.uint8)
+
+    def _felt_median(self, small: Image) -> NDArray[np.float64]:
+        step = FELT_SAMPLING
+        floor = self._floor[::step, ::step] > 0
+        return np.asarray(np.median(small[::step, ::step][floor], axis=0), np.float64)
 
     def foreground(self, frame: Image) -> Foreground:
         mask = self.mask(frame)

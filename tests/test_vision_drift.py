@@ -1,5 +1,7 @@
-"""A tray nudged by a throw, or a camera that shook: the picture moved a few pixels from
-the empty tray's, and is moved back before it is compared with it."""
+"""What changes between calibration and a throw besides the throw: a tray nudged by a throw
+or a camera that shook moves the picture a few pixels, and the room's light or the
+camera's exposure changes its colours. Both are undone before the picture is compared
+with the empty tray and its colours are read."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ def _moved(image: Image, dx: int, dy: int) -> Image:
     return np.asarray(cv2.warpAffine(image, shift, size, borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
-@pytest.mark.parametrize(("seed", "kit"), [(1, "sticks4"), (2, "modern"), (5, "ur")])
+@pytest.mark.parametrize(("seed", "kit"), [(1, "sticks4"), (2, "modern"), (8, "ur")])
 @pytest.mark.parametrize(("dx", "dy"), [(1, 0), (3, -2), (-7, 5)])
 def test_a_throw_moved_a_few_pixels_is_read_as_if_it_had_not_moved(
     seed: int, kit: str, dx: int, dy: int
@@ -67,3 +69,35 @@ def test_a_felt_without_texture_tells_no_shift() -> None:
 
     segmenter = Segmenter(calibrate(noisy(plain)))
     assert segmenter.shift(noisy(_moved(plain, 3, -2))) == (0, 0)
+
+
+def _lit(image: Image, gains: tuple[float, float, float]) -> Image:
+    scaled = image.astype(np.float32) * np.asarray(gains, np.float32)
+    return np.asarray(np.clip(scaled, 0, 255), np.uint8)
+
+
+@pytest.mark.parametrize(("seed", "kit"), [(1, "sticks4"), (2, "modern"), (8, "ur")])
+@pytest.mark.parametrize("gains", [(0.7, 0.7, 0.7), (0.85, 0.95, 1.1)])
+def test_a_throw_under_other_light_is_read_as_under_the_calibrations(
+    seed: int, kit: str, gains: tuple[float, float, float]
+) -> None:
+    """A room grown darker, or a lamp of another colour: the felt tells by how much, and
+    the picture is scaled back channel by channel before its colours are read."""
+    made = scene(seed, kit)
+    reader = Reader(calibrate(made.empty), default_profile())
+    still = reader.read(made.frame, kit_named(kit))
+    read = reader.read(_lit(made.frame, gains), kit_named(kit))
+    assert not read.refusals
+    assert [(i.kind, i.face, i.value) for i in read.implements] == [
+        (i.kind, i.face, i.value) for i in still.implements
+    ]
+
+
+def test_the_felt_is_scaled_back_to_the_empty_trays_colour() -> None:
+    made = scene(1, "sticks4")
+    segmenter = Segmenter(calibrate(made.empty))
+    assert segmenter.relit(made.empty) is made.empty
+    darker = segmenter.relit(_lit(made.frame, (0.6, 0.8, 0.9)))
+    floor = cv2.resize(segmenter._floor, (darker.shape[1], darker.shape[0])) > 0
+    felt = np.median(darker[floor], axis=0)
+    assert np.abs(felt - np.median(made.empty[floor], axis=0)).max() <= 2.0
