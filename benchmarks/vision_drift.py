@@ -1,0 +1,108 @@
+"""The reader on a labelled folder whose throws were photographed after the tray moved or
+the light changed since calibration: each frame moved by whole pixels, or its channels
+scaled, before it is read (the empty trays stay as they were).
+
+Run: ``.venv/bin/python -m benchmarks.vision_drift DIR [--profile P] [--json]``, for
+instance on the development set. Each row is a ``companion vision evaluate`` of the whole
+folder under one change; the first row, unchanged, is the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dataset import Scene, load_scenes
+from vision.evaluate import evaluate
+from vision.observation import Observation
+from vision.profile import Profile, default_profile
+from vision.reader import Reader
+from vision.tray import Image, Tray
+
+Change = Callable[[Image], Image]
+
+
+@dataclass(frozen=True)
+class Drift:
+    name: str
+    change: Change
+
+
+def moved(dx: int, dy: int) -> Drift:
+    def change(frame: Image) -> Image:
+        shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+        size = (frame.shape[1], frame.shape[0])
+        out = cv2.warpAffine(frame, shift, size, borderMode=cv2.BORDER_REPLICATE)
+        return np.asarray(out, np.uint8)
+
+    return Drift(f"moved {dx:+d}, {dy:+d} px", change)
+
+
+def lit(blue: float, green: float, red: float) -> Drift:
+    def change(frame: Image) -> Image:
+        scaled = frame.astype(np.float32) * np.asarray((blue, green, red), np.float32)
+        return np.asarray(np.clip(scaled, 0, 255), np.uint8)
+
+    return Drift(f"light x {blue:g}, {green:g}, {red:g} (b, g, r)", change)
+
+
+DRIFTS = (
+    Drift("unchanged", lambda frame: frame),
+    moved(1, 0),
+    moved(2, 1),
+    moved(-9, 7),
+    lit(0.85, 0.85, 0.85),
+    lit(0.7, 0.7, 0.7),
+    lit(0.9, 1.0, 1.08),
+    lit(1.05, 0.95, 0.8),
+)
+
+
+def _reading(profile: Profile, change: Change) -> Callable[[Image, Tray, Scene], Observation]:
+    readers: dict[int, Reader] = {}
+
+    def read(frame: Image, tray: Tray, scene: Scene) -> Observation:
+        reader = readers.setdefault(id(tray), Reader(tray, profile))
+        return reader.read(change(frame), scene.kit)
+
+    return read
+
+
+def measure(folder: Path, profile: Profile) -> list[dict[str, object]]:
+    scenes = load_scenes(folder)
+    rows = []
+    for drift in DRIFTS:
+        report = evaluate(scenes, _reading(profile, drift.change))
+        rows.append({"drift": drift.name, **report.as_dict()})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("folder", type=Path, metavar="DIR")
+    parser.add_argument("--profile", type=Path, help="profile file (default: shipped one)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    profile = Profile.load(args.profile) if args.profile else default_profile()
+    rows = measure(args.folder, profile)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    print("| change | silent errors | clean throws refused | throws to refuse refused |")
+    print("| --- | ---: | ---: | ---: |")
+    for row in rows:
+        print(
+            f"| {row['drift']} | {row['silent_errors']} | {row['clean_refused']:.1%} "
+            f"| {row['must_refuse_refused']:.1%} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
