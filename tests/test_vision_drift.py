@@ -25,6 +25,17 @@ def _moved(image: Image, dx: int, dy: int) -> Image:
     return np.asarray(cv2.warpAffine(image, shift, size, borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
+def _assert_read_alike(reader: Reader, frame: Image, changed: Image, kit: str) -> None:
+    """The changed picture reads as the picture itself does, which reads without refusal."""
+    still = reader.read(frame, kit_named(kit))
+    assert still.implements and not still.refusals
+    read = reader.read(changed, kit_named(kit))
+    assert not read.refusals
+    assert [(i.kind, i.face, i.value) for i in read.implements] == [
+        (i.kind, i.face, i.value) for i in still.implements
+    ]
+
+
 @pytest.mark.parametrize(("seed", "kit"), [(1, "sticks4"), (2, "modern"), (8, "ur")])
 @pytest.mark.parametrize(("dx", "dy"), [(1, 0), (3, -2), (-7, 5)])
 def test_a_throw_moved_a_few_pixels_is_read_as_if_it_had_not_moved(
@@ -32,15 +43,9 @@ def test_a_throw_moved_a_few_pixels_is_read_as_if_it_had_not_moved(
 ) -> None:
     made = scene(seed, kit)
     reader = Reader(calibrate(made.empty), default_profile())
-    still = reader.read(made.frame, kit_named(kit))
-    assert still.implements and not still.refusals
     moved = _moved(made.frame, dx, dy)
     assert reader.segmenter.shift(moved) == (dx, dy)
-    read = reader.read(moved, kit_named(kit))
-    assert not read.refusals
-    assert [(i.kind, i.face, i.value) for i in read.implements] == [
-        (i.kind, i.face, i.value) for i in still.implements
-    ]
+    _assert_read_alike(reader, made.frame, moved, kit)
 
 
 def test_what_comes_in_at_the_border_is_the_empty_trays() -> None:
@@ -85,12 +90,7 @@ def test_a_throw_under_other_light_is_read_as_under_the_calibrations(
     the picture is scaled back channel by channel before its colours are read."""
     made = scene(seed, kit)
     reader = Reader(calibrate(made.empty), default_profile())
-    still = reader.read(made.frame, kit_named(kit))
-    read = reader.read(_lit(made.frame, gains), kit_named(kit))
-    assert not read.refusals
-    assert [(i.kind, i.face, i.value) for i in read.implements] == [
-        (i.kind, i.face, i.value) for i in still.implements
-    ]
+    _assert_read_alike(reader, made.frame, _lit(made.frame, gains), kit)
 
 
 def test_the_felt_is_scaled_back_to_the_empty_trays_colour() -> None:
