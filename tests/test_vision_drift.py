@@ -9,7 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.guided import flat_examples
 from vision.kit import kit_named
+from vision.observation import Kind
 from vision.profile import default_profile
 from vision.reader import Reader
 from vision.segment import Segmenter
@@ -101,3 +103,16 @@ def test_the_felt_is_scaled_back_to_the_empty_trays_colour() -> None:
     floor = cv2.resize(segmenter._floor, (darker.shape[1], darker.shape[0])) > 0
     felt = np.median(darker[floor], axis=0)
     assert np.abs(felt - np.median(made.empty[floor], axis=0)).max() <= 2.0
+
+
+def test_faces_are_enrolled_as_they_are_read_under_other_light() -> None:
+    """Enrolment sees the picture as the reader does: a stick shown in a darker room
+    teaches the features it has in the calibration's light."""
+    made = scene(1, "sticks4")
+    segmenter = Segmenter(calibrate(made.empty))
+    shown = flat_examples(made.frame, segmenter, Kind.STICK, "M", "test")
+    darker = flat_examples(_lit(made.frame, (0.7, 0.7, 0.7)), segmenter, Kind.STICK, "M", "test")
+    assert len(shown) == len(darker) == 4
+    for seen, dimmed in zip(shown, darker, strict=True):
+        # Lightness and the colour's two axes (the hue angle of a face this pale is noise).
+        assert np.allclose(seen.features.as_array()[:3], dimmed.features.as_array()[:3], atol=1.5)

@@ -99,9 +99,9 @@ def labelled_enrolment(scenes: list[Scene]) -> Enrolment:
     examples: list[Example] = []
     d4s: list[tuple[int, DieNumerals]] = []
     for scene in scenes:
-        frame = read_image(scene.image)
         tray = calibrate(read_image(scene.tray))
-        blobs = Segmenter(tray).foreground(frame).blobs
+        foreground = Segmenter(tray).foreground(read_image(scene.image))
+        frame, blobs = foreground.frame, foreground.blobs  # read as the reader sees it
         examples += _examples_in(frame, blobs, tray.px_per_mm, scene)
         truths = [(o.box, o.value) for o in scene.objects if o.kind is Kind.D4 and o.value]
         d4s += _labelled_d4s(frame, tray, blobs, truths)
@@ -132,16 +132,17 @@ def generated_d4s(count: int, seed: int = 0) -> Iterator[tuple[int, DieNumerals]
         made = scene(seed * 100_003 + index, "ur-nostick")
         (truth,) = made.objects
         tray = calibrate(made.empty)
-        blobs = Segmenter(tray).foreground(made.frame).blobs
+        foreground = Segmenter(tray).foreground(made.frame)
         yield from _labelled_d4s(
-            made.frame, tray, blobs, [(Box(*truth["bbox"]), int(truth["value"]))]
+            foreground.frame, tray, foreground.blobs, [(Box(*truth["bbox"]), int(truth["value"]))]
         )
 
 
 def d4s_in(frame: Image, tray: Tray) -> Iterator[DieNumerals]:
     """The numerals of every d4 lying flat in a frame."""
-    for blob in _flat_d4s(Segmenter(tray).foreground(frame).blobs):
-        yield die_numerals(frame, fit_tetra(frame, blob, tray))
+    foreground = Segmenter(tray).foreground(frame)
+    for blob in _flat_d4s(foreground.blobs):
+        yield die_numerals(foreground.frame, fit_tetra(foreground.frame, blob, tray))
 
 
 def _labelled_d4s(

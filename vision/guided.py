@@ -20,9 +20,11 @@ def flat_examples(
 ) -> list[Example]:
     """An example of ``face`` for each implement of ``kind`` lying flat in ``frame``."""
     examples = []
-    for blob in segmenter.foreground(frame).blobs:
+    foreground = segmenter.foreground(frame)  # moved back and relit, as the reader sees it
+    for blob in foreground.blobs:
         call = classify(blob)
         if call.shape is Shape.FLAT and call.kind is kind:
-            features = face_features(stick_strip(frame, blob, segmenter.tray.px_per_mm))
+            strip = stick_strip(foreground.frame, blob, segmenter.tray.px_per_mm)
+            features = face_features(strip)
             examples.append(Example(kind, face, look, features))
     return examples

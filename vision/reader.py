@@ -25,7 +25,7 @@ from vision.observation import (
 )
 from vision.pips import count_pips
 from vision.profile import Profile
-from vision.segment import Blob, Segmenter
+from vision.segment import Blob, Foreground, Segmenter
 from vision.separate import separated
 from vision.shapes import D4_SIDE, Shape, ShapeCall, classify, lies_whole
 from vision.tetra import fit_tetra
@@ -58,8 +58,9 @@ class Reader:
         self._d4_glyphs = d4_templates(profile.glyphs)
 
     def read(self, frame: Image, kit: Kit | None = None) -> Observation:
-        frame = self.segmenter.relit(self.segmenter.aligned(frame))
-        blobs = self._blobs(frame)
+        foreground = self.segmenter.foreground(frame)
+        frame = foreground.frame  # moved back onto the empty tray, relit as it was
+        blobs = self._blobs(frame, foreground)
         implements: list[Implement] = []
         refusals: list[Refusal] = []
         binary = kit is not None and kit.binary_d4
@@ -75,11 +76,11 @@ class Reader:
             refusals.append(Refusal(Reason.EMPTY))
         return Observation(tuple(implements), tuple(refusals))
 
-    def _blobs(self, frame: Image) -> list[tuple[Blob, ShapeCall]]:
+    def _blobs(self, frame: Image, foreground: Foreground) -> list[tuple[Blob, ShapeCall]]:
         """The foreground's blobs and what their shapes say, with sticks joined only by a
         shadow parted."""
         blobs: list[tuple[Blob, ShapeCall]] = []
-        for blob in self.segmenter.foreground(frame).blobs:
+        for blob in foreground.blobs:
             call = classify(blob)
             merged = call.shape is Shape.MERGED and not blob.touches_border
             parts = separated(frame, blob, self.segmenter) if merged else None

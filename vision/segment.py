@@ -88,6 +88,7 @@ class Blob:
 class Foreground:
     mask: Mask  # half-size, 255 where something is
     blobs: tuple[Blob, ...]
+    frame: Image  # the frame as compared with the empty tray: moved back, relit
 
 
 def log_picture(image: Image) -> NDArray[np.float32]:
@@ -143,7 +144,12 @@ class Segmenter:
         return log_picture(np.asarray(cv2.GaussianBlur(small, (3, 3), 0), np.uint8))
 
     def mask(self, frame: Image) -> Mask:
+        """Where the frame, as it is (not moved back nor relit), differs from the empty
+        tray, at half size."""
         small = _shrunk(frame)
+        return self._mask(small, _detail(small))
+
+    def _mask(self, small: Image, detail: NDArray[np.float32]) -> Mask:
         log_frame = self._prepare(small)
         if log_frame.shape != self._empty.shape:
             raise ValueError("the frame and the empty tray differ in size")
@@ -157,7 +163,7 @@ class Segmenter:
         # only where it lies between parts of an object, as bands do and shadows rarely do.
         darker = ((brightness < -BRIGHTNESS_CHANGE) * 255).astype(np.uint8)
         bridged = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_CLOSE, self._bridge), np.uint8)
-        paint = ((self._texture_kept(small) < TEXTURE_KEPT) * 255).astype(np.uint8)
+        paint = ((self._texture_kept(detail) < TEXTURE_KEPT) * 255).astype(np.uint8)
         hidden = np.asarray(darker & paint, np.uint8)
         mask = strong | (bridged & hidden) | self._dark_implements(hidden & (255 - strong))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -196,12 +202,12 @@ class Segmenter:
         )
         return np.asarray(cv2.dilate(grown, np.ones((3, 3), np.uint8)), np.uint8) & hidden
 
-    def _texture_kept(self, small: Image) -> NDArray[np.float32]:
-        """Local correlation of the felt's fine texture with the empty tray's.
+    def _texture_kept(self, detail: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Local correlation of the felt's fine texture (``detail``: see :func:`_detail`)
+        with the empty tray's.
 
         A shadow dims the felt but its texture stays where it was; paint hides it.
         """
-        detail = _detail(small)
         window = (TEXTURE_WINDOW, TEXTURE_WINDOW)
         cross = cv2.boxFilter(detail * self._empty_detail, -1, window)
         power = cv2.boxFilter(detail * detail, -1, window)
@@ -211,9 +217,11 @@ class Segmenter:
         """How many whole pixels (x, y) the frame moved from the empty tray: where the
         felt's texture in patches of the floor matches the empty tray's best. (0, 0) when
         nothing matches (a felt without texture, a tray moved too far to tell)."""
+        return self._shift(_detail(_shrunk(frame)))
+
+    def _shift(self, detail: NDArray[np.float32]) -> tuple[int, int]:
         if not self._patches:
             return 0, 0
-        detail = _detail(_shrunk(frame))
         reach = SHIFT_REACH
         match = np.zeros((2 * reach + 1, 2 * reach + 1), np.float32)
         for x, y in self._patches:
@@ -238,7 +246,10 @@ class Segmenter:
     def aligned(self, frame: Image) -> Image:
         """The frame moved back onto the empty tray (see :meth:`shift`); what would come
         from beyond the picture's border is the empty tray's."""
-        dx, dy = self.shift(frame)
+        return self._moved_back(frame, self.shift(frame))
+
+    def _moved_back(self, frame: Image, shift: tuple[int, int]) -> Image:
+        dx, dy = shift
         if not (dx or dy):
             return frame
         back = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
@@ -258,7 +269,10 @@ class Segmenter:
         scaled so that the felt (the floor's median colour: implements cover little of it)
         has the empty tray's colour. Colours are read against the profile's, and a room
         grown darker would otherwise turn a marked face plain."""
-        gains = self._felt_colour / np.maximum(self._felt_median(_shrunk(frame)), 1.0)
+        return self._relit(frame, _shrunk(frame))
+
+    def _relit(self, frame: Image, small: Image) -> Image:
+        gains = self._felt_colour / np.maximum(self._felt_median(small), 1.0)
         if float(np.abs(gains - 1.0).max()) <= RELIGHT_SHARE:
             return frame
         levels = np.arange(256, dtype=np.float64)
@@ -272,7 +286,19 @@ class Segmenter:
         return np.asarray(np.median(small[::step, ::step][floor], axis=0), np.float64)
 
     def foreground(self, frame: Image) -> Foreground:
-        mask = self.mask(frame)
+        """The implements' blobs, once the frame is moved back onto the empty tray and
+        relit as it was (see :meth:`aligned` and :meth:`relit`); the frame so changed
+        comes with them, to read the implements from."""
+        small = _shrunk(frame)
+        first = _detail(small)
+        detail: NDArray[np.float32] | None = first
+        moved = self._moved_back(frame, self._shift(first))
+        if moved is not frame:
+            small, detail = _shrunk(moved), None
+        lit = self._relit(moved, small)
+        if lit is not moved:
+            small, detail = _shrunk(lit), None
+        mask = self._mask(small, _detail(small) if detail is None else detail)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         blobs = []
         for contour in contours:
@@ -282,7 +308,7 @@ class Segmenter:
             parts = self._parts(np.asarray(contour, np.int32), mask.shape) if divisible else []
             blobs.extend(parts or [blob])
         kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2 and not b.wall_light)
-        return Foreground(mask, kept)
+        return Foreground(mask, kept, lit)
 
     def _parts(self, contour: NDArray[np.int32], shape: tuple[int, ...]) -> list[Blob]:
         """Implements that touch only at a corner or an end: the narrow joint is cut.
