@@ -81,6 +81,17 @@ def test_a_missing_camera_is_a_message_not_a_traceback(
     assert "no such camera" in capsys.readouterr().err
 
 
+def test_a_picture_of_another_size_than_the_trays_is_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = scene(4, "modern")
+    cv2.imwrite(str(tmp_path / "throw.png"), cv2.resize(made.frame, (800, 600)))
+    cv2.imwrite(str(tmp_path / "empty.png"), made.empty)
+    args = ["vision", "read", str(tmp_path / "throw.png"), "--tray", str(tmp_path / "empty.png")]
+    assert main(args) == 2
+    assert "800x600" in capsys.readouterr().err
+
+
 def test_calibrate_by_the_printed_corner_markers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.errors import CalibrationError
 from vision.observation import Box
 from vision.tray import ANALYSIS_SCALE, Image, Tray
 
@@ -146,13 +147,11 @@ class Segmenter:
     def mask(self, frame: Image) -> Mask:
         """Where the frame, as it is (not moved back nor relit), differs from the empty
         tray, at half size."""
-        small = _shrunk(frame)
+        small = _shrunk(self._same_size(frame))
         return self._mask(small, _detail(small))
 
     def _mask(self, small: Image, detail: NDArray[np.float32]) -> Mask:
         log_frame = self._prepare(small)
-        if log_frame.shape != self._empty.shape:
-            raise ValueError("the frame and the empty tray differ in size")
         brightness, hue_shift = change_from_empty(log_frame, self._empty, DRIFT_SAMPLING)
         hue_changed = hue_shift > HUE_CHANGE
         lighter = brightness > BRIGHTNESS_CHANGE
@@ -168,6 +167,16 @@ class Segmenter:
         mask = strong | (bridged & hidden) | self._dark_implements(hidden & (255 - strong))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         return _filled(np.asarray(mask, np.uint8))
+
+    def _same_size(self, frame: Image) -> Image:
+        if frame.shape[:2] != self.tray.empty.shape[:2]:
+            height, width = frame.shape[:2]
+            empty_height, empty_width = self.tray.empty.shape[:2]
+            raise CalibrationError(
+                f"the picture is {width}x{height} but the tray was calibrated on "
+                f"{empty_width}x{empty_height} pictures: calibrate again with this camera"
+            )
+        return frame
 
     def _dark_implements(self, hidden: Mask) -> Mask:
         """Darkenings that hide the felt's texture and hold a whole implement on the floor.
@@ -217,7 +226,7 @@ class Segmenter:
         """How many whole pixels (x, y) the frame moved from the empty tray: where the
         felt's texture in patches of the floor matches the empty tray's best. (0, 0) when
         nothing matches (a felt without texture, a tray moved too far to tell)."""
-        return self._shift(_detail(_shrunk(frame)))
+        return self._shift(_detail(_shrunk(self._same_size(frame))))
 
     def _shift(self, detail: NDArray[np.float32]) -> tuple[int, int]:
         if not self._patches:
@@ -269,7 +278,7 @@ class Segmenter:
         scaled so that the felt (the floor's median colour: implements cover little of it)
         has the empty tray's colour. Colours are read against the profile's, and a room
         grown darker would otherwise turn a marked face plain."""
-        return self._relit(frame, _shrunk(frame))
+        return self._relit(frame, _shrunk(self._same_size(frame)))
 
     def _relit(self, frame: Image, small: Image) -> Image:
         gains = self._felt_colour / np.maximum(self._felt_median(small), 1.0)
@@ -289,16 +298,14 @@ class Segmenter:
         """The implements' blobs, once the frame is moved back onto the empty tray and
         relit as it was (see :meth:`aligned` and :meth:`relit`); the frame so changed
         comes with them, to read the implements from."""
-        small = _shrunk(frame)
-        first = _detail(small)
-        detail: NDArray[np.float32] | None = first
-        moved = self._moved_back(frame, self._shift(first))
-        if moved is not frame:
-            small, detail = _shrunk(moved), None
-        lit = self._relit(moved, small)
-        if lit is not moved:
-            small, detail = _shrunk(lit), None
-        mask = self._mask(small, _detail(small) if detail is None else detail)
+        small = _shrunk(self._same_size(frame))
+        detail = _detail(small)
+        moved = self._moved_back(frame, self._shift(detail))
+        lit = self._relit(moved, small if moved is frame else _shrunk(moved))
+        if lit is not frame:
+            small = _shrunk(lit)
+            detail = _detail(small)
+        mask = self._mask(small, detail)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         blobs = []
         for contour in contours:
