@@ -35,3 +35,16 @@ def test_the_yes_no_faces_are_told_by_their_hue(
 ) -> None:
     features = face_features(_face(*colour, disc))
     assert default_profile().read_face(Kind.YESNO, features).face == face
+
+
+@pytest.mark.parametrize("lightness", [12.0, 50.0, 95.0])
+def test_a_grey_face_has_no_hue_to_speak_of(lightness: float) -> None:
+    """A white or black face's hue angle is noise round the whole circle: it fades to 0
+    as the colour does, so that one grey face looks like another under the camera's noise."""
+    noise = np.random.default_rng(7)
+    hues = []
+    for _ in range(5):
+        grey = _face(lightness, 0.0, 0.0, disc=False).astype(np.float64)
+        noisy = np.clip(grey + noise.normal(0, 2, grey.shape), 0, 255).astype(np.uint8)
+        hues.append(face_features(noisy).values[-1])
+    assert max(abs(hue) for hue in hues) < 10.0

@@ -17,6 +17,7 @@ from vision.segment import Blob
 from vision.tray import Image
 
 CROP_PX_PER_MM = 2.0
+HUE_CHROMA = 6.0  # Lab units of colour under which a face's hue fades to 0 (grey has none)
 ONE_COLOUR = 12.0  # Lab distance within which rows across a stick show one face
 FACE_FEATURES = (
     "lightness",
@@ -79,9 +80,7 @@ def face_features(strip: Image) -> FaceFeatures:
             banding,
             float((lightness > 200).mean()),
             float((lightness < 70).mean()),
-            # The hue survives what the light and the exposure do to a colour's strength:
-            # a washed-out red stays a red, nearer to orange than bare wood is.
-            float(np.degrees(np.arctan2(yellow_blue, red_green))),
+            _hue(red_green, yellow_blue),
         )
     )
 
@@ -123,3 +122,16 @@ def _longest_run(close: NDArray[np.bool_]) -> tuple[int, int]:
             if ends[longest] - starts[longest] > best[1]:
                 best = (int(starts[longest]), int(ends[longest] - starts[longest]))
     return best
+
+
+def _hue(red_green: float, yellow_blue: float) -> float:
+    """The colour's hue angle (degrees), weighted by how coloured it is.
+
+    The hue survives what the light and the exposure do to a colour's strength: a
+    washed-out red stays a red, nearer to orange than bare wood is. A white or black face
+    has no hue, and its angle would be noise spanning the whole circle: the weight
+    ``chroma² / (chroma² + HUE_CHROMA²)`` takes it to 0 there, smoothly.
+    """
+    chroma_squared = red_green**2 + yellow_blue**2
+    weight = chroma_squared / (chroma_squared + HUE_CHROMA**2)
+    return float(np.degrees(np.arctan2(yellow_blue, red_green)) * weight)
