@@ -14,7 +14,16 @@ import pytest
 
 from vision.kit import kit_named
 from vision.observation import Kind, Reason
-from vision.pips import LAYOUTS, _bare_share, _eroded, _Face, _fitted_grid, _Mark, count_pips
+from vision.pips import (
+    LAYOUTS,
+    _bare_share,
+    _eroded,
+    _Face,
+    _fitted_grid,
+    _lone_pip_grid,
+    _Mark,
+    count_pips,
+)
 from vision.profile import default_profile
 from vision.reader import Reader
 from vision.segment import Segmenter
@@ -209,3 +218,25 @@ def test_a_black_dies_sides_and_their_pips_are_not_its_bare_face(seed: int) -> N
     assert not observation.refusals
     read = sorted(item.value or 0 for item in observation.of_kind(Kind.D6))
     assert read == sorted(int(str(o["value"])) for o in made.objects)
+
+
+def test_a_lone_pip_is_checked_out_to_where_corner_pips_lie() -> None:
+    """A 5 whose corner pips were not found must not read as a 1. On a small, blurred die
+    the region of the face's colour shrinks from the rounded border, and the face it gives
+    is smaller than the die's: its corner pips lie farther out than that face suggests. (A
+    region 34 pixels wide whose outline says 0 degrees; corner pips, at 45 degrees to that,
+    18 pixels from its centre.)"""
+    size, centre, half = 100, 50.0, 17.0
+    xs, ys = np.meshgrid(np.arange(size, dtype=np.float32), np.arange(size, dtype=np.float32))
+    region = ((np.abs(xs - centre) <= half) & (np.abs(ys - centre) <= half)).astype(np.uint8)
+    contrast = np.zeros((size, size), np.float32)
+    pips = [(centre, centre)] + [
+        (centre + dx * 18.0, centre + dy * 18.0) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    ]
+    for x, y in pips:
+        cv2.circle(contrast, (round(x), round(y)), 4, 120.0, -1)
+    contrast = np.asarray(cv2.GaussianBlur(contrast, (0, 0), 1.0), np.float32)
+    face = _Face(region, _eroded(region, 4.0), contrast, 2.45, xs, ys)
+    grid = _lone_pip_grid(pips[0], region, 2 * half)
+    share = _bare_share([_Mark(50.0, pips[0])], grid, face, 1.0)
+    assert share is not None and share >= 1.0

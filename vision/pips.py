@@ -39,7 +39,10 @@ PLACE_BARE_SHARE = 0.3  # on an empty place of the grid, lighter or darker
 CENTRE_BARE_SHARE = 0.12  # on the empty centre (a 2, 4 or 6), lighter or darker
 ONE_PIP_PITCH = 0.28  # a lone pip's grid is assumed this many face sides apart
 BARE_REACH = 1.2  # the bare square around the layout's centre, in pitches: covers every place
-ONE_PIP_BARE_REACH = 0.38  # the same for a lone pip, in face sides
+# A lone pip's bare part: a disc of this radius (face sides), since its grid's turn is only
+# assumed. A 5's corner pips lie 0.4 of a side out, and a blurred face's region of colour,
+# which gives the side, is smaller than the face.
+ONE_PIP_BARE_REACH = 0.45
 ROUND_SPOT_FILL = 0.55  # a spot fills this share of its enclosing circle: a line does not
 PIP_HALO_MM = 0.8  # a pip's blurred rim, left out of the bare part
 SAME_PAINT = 0.6  # the faintest pip has at least this share of the median pip's contrast
@@ -97,6 +100,7 @@ class _Grid:
     angle: float  # radians
     pitch: float  # pixels; for a lone pip, assumed from the face's size
     half_side: float  # pixels: the square around the centre that is checked for bare face
+    known_angle: bool = True  # False (a lone pip): a disc of radius half_side is checked
 
     places: NDArray[np.float64] = field(init=False, repr=False, compare=False)
 
@@ -327,11 +331,13 @@ def _square_face(face: Mask, px_per_mm: float) -> bool:
 
 
 def _lone_pip_grid(centre: Point, whole: Mask, side_px: float) -> _Grid:
-    """A lone pip tells nothing of the grid: it is assumed turned as the face is."""
+    """A lone pip tells nothing of the grid: it is assumed turned as the face is, and the
+    bare part checked is a disc, which does not depend on that guess."""
     contours, _ = cv2.findContours(whole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     (_, _), (_, _), degrees = cv2.minAreaRect(contours[0])
     pitch = ONE_PIP_PITCH * side_px
-    return _Grid(centre, float(np.radians(degrees)), pitch, ONE_PIP_BARE_REACH * side_px)
+    reach = ONE_PIP_BARE_REACH * side_px
+    return _Grid(centre, float(np.radians(degrees)), pitch, reach, known_angle=False)
 
 
 def _fitted_grid(centres: list[Point]) -> _Grid | None:
@@ -444,8 +450,11 @@ def _spot(image: NDArray[np.float32], at: Point, reach: int) -> float:
 
 
 def _square(grid: _Grid, xs: NDArray[np.float32], ys: NDArray[np.float32]) -> NDArray[np.bool_]:
-    """The part of the face the layout covers: a square around the grid's centre."""
+    """The part of the face the layout covers: a square around the grid's centre, or a
+    disc when the grid's turn is not known."""
     dx, dy = xs - grid.centre[0], ys - grid.centre[1]
+    if not grid.known_angle:
+        return np.asarray(np.hypot(dx, dy) <= grid.half_side, np.bool_)
     c, s = np.cos(grid.angle), np.sin(grid.angle)
     across = np.abs(dx * c + dy * s)
     along = np.abs(dy * c - dx * s)
