@@ -193,7 +193,10 @@ def _calibrate(args: argparse.Namespace) -> int:
     tray = calibrated_by(empty, height)
     require_empty(tray)
     tray.save(args.out)
-    print(f"tray found by its {by}: {tray.px_per_mm:.2f} px/mm; written to {args.out}")
+    scale = f"{tray.px_per_mm / tray.scale:.2f} px/mm"
+    if tray.scale != 1.0:
+        scale += f", read at {tray.px_per_mm:.2f} (pictures resized by {tray.scale:.2f})"
+    print(f"tray found by its {by}: {scale}; written to {args.out}")
     return 0
 
 

@@ -102,24 +102,31 @@ def labelled_enrolment(scenes: list[Scene]) -> Enrolment:
         tray = calibrate(read_image(scene.tray))
         foreground = Segmenter(tray).foreground(read_image(scene.image))
         frame, blobs = foreground.frame, foreground.blobs  # read as the reader sees it
-        examples += _examples_in(frame, blobs, tray.px_per_mm, scene)
-        truths = [(o.box, o.value) for o in scene.objects if o.kind is Kind.D4 and o.value]
+        examples += _examples_in(frame, blobs, tray, scene)
+        truths = [
+            (o.box.scaled(tray.scale), o.value)
+            for o in scene.objects
+            if o.kind is Kind.D4 and o.value
+        ]
         d4s += _labelled_d4s(frame, tray, blobs, truths)
     return Enrolment(tuple(examples), tuple(d4s))
 
 
 def _examples_in(
-    frame: Image, blobs: Iterable[Blob], px_per_mm: float, scene: Scene
+    frame: Image, blobs: Iterable[Blob], tray: Tray, scene: Scene
 ) -> Iterator[Example]:
+    """Examples of the flat sticks that match a labelled one (labels in the picture's
+    pixels, blobs at the working scale)."""
+    truths = [(o.box.scaled(tray.scale), o) for o in scene.objects]
     for blob in blobs:
         call = classify(blob)
         if call.shape is not Shape.FLAT or call.kind not in (Kind.STICK, Kind.YESNO):
             continue
-        truth = max(scene.objects, key=lambda o: o.box.iou(blob.box), default=None)
-        if truth is None or truth.box.iou(blob.box) < MATCH_IOU or truth.kind is not call.kind:
+        box, truth = max(truths, key=lambda t: t[0].iou(blob.box), default=(None, None))
+        if box is None or truth is None or box.iou(blob.box) < MATCH_IOU:
             continue
-        if truth.face in ("M", "P"):
-            features = face_features(stick_strip(frame, blob, px_per_mm))
+        if truth.kind is call.kind and truth.face in ("M", "P"):
+            features = face_features(stick_strip(frame, blob, tray.px_per_mm))
             yield Example(truth.kind, truth.face, scene.design, features)
 
 
@@ -134,7 +141,10 @@ def generated_d4s(count: int, seed: int = 0) -> Iterator[tuple[int, DieNumerals]
         tray = calibrate(made.empty)
         foreground = Segmenter(tray).foreground(made.frame)
         yield from _labelled_d4s(
-            foreground.frame, tray, foreground.blobs, [(Box(*truth["bbox"]), int(truth["value"]))]
+            foreground.frame,
+            tray,
+            foreground.blobs,
+            [(Box(*truth["bbox"]).scaled(tray.scale), int(truth["value"]))],
         )
 
 

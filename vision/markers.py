@@ -81,7 +81,7 @@ def calibrate_with_markers(empty: Image, camera_height_mm: float = CAMERA_HEIGHT
     px_per_mm = (long_side / FLOOR_MM[0] + short_side / FLOOR_MM[1]) / 2
     if px_per_mm <= 0:
         raise CalibrationError("the corner markers are not at the tray's corners")
-    return Tray(empty, floor, float(px_per_mm), camera_height_mm)
+    return Tray.from_picture(empty, floor, float(px_per_mm), camera_height_mm)
 
 
 def marker_image(marker_id: int, side_px: int) -> Image:

@@ -6,7 +6,7 @@ build and compare them freely.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 
@@ -81,6 +81,10 @@ class Box:
     def area(self) -> int:
         return max(0, self.x1 - self.x0) * max(0, self.y1 - self.y0)
 
+    def scaled(self, factor: float) -> Box:
+        """The box in pixels ``factor`` times as many per millimetre."""
+        return Box(*(round(v * factor) for v in self.as_list()))
+
 
 @dataclass(frozen=True, slots=True)
 class Implement:
@@ -133,6 +137,16 @@ class Observation:
     @property
     def refused(self) -> bool:
         return bool(self.refusals)
+
+    def scaled(self, factor: float) -> Observation:
+        """The observation with its boxes in pixels ``factor`` times as many per mm."""
+        if factor == 1.0:
+            return self
+        implements = tuple(replace(i, box=i.box.scaled(factor)) for i in self.implements)
+        refusals = tuple(
+            replace(r, box=None if r.box is None else r.box.scaled(factor)) for r in self.refusals
+        )
+        return Observation(implements, refusals)
 
     def of_kind(self, kind: Kind) -> tuple[Implement, ...]:
         return tuple(item for item in self.implements if item.kind is kind)

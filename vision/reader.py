@@ -74,7 +74,8 @@ class Reader:
             refusals.extend(_kit_refusals(implements, refusals, kit))
         if not blobs:
             refusals.append(Refusal(Reason.EMPTY))
-        return Observation(tuple(implements), tuple(refusals))
+        # Read at the working scale; told in the picture's pixels.
+        return Observation(tuple(implements), tuple(refusals)).scaled(1.0 / self.tray.scale)
 
     def _blobs(self, frame: Image, foreground: Foreground) -> list[tuple[Blob, ShapeCall]]:
         """The foreground's blobs and what their shapes say, with sticks joined only by a

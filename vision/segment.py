@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.errors import CalibrationError
 from vision.observation import Box
 from vision.tray import ANALYSIS_SCALE, Image, Tray
 
@@ -146,8 +145,8 @@ class Segmenter:
 
     def mask(self, frame: Image) -> Mask:
         """Where the frame, as it is (not moved back nor relit), differs from the empty
-        tray, at half size."""
-        small = _shrunk(self._same_size(frame))
+        tray, at half the working size."""
+        small = _shrunk(self.tray.working(frame))
         return self._mask(small, _detail(small))
 
     def _mask(self, small: Image, detail: NDArray[np.float32]) -> Mask:
@@ -167,16 +166,6 @@ class Segmenter:
         mask = strong | (bridged & hidden) | self._dark_implements(hidden & (255 - strong))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         return _filled(np.asarray(mask, np.uint8))
-
-    def _same_size(self, frame: Image) -> Image:
-        if frame.shape[:2] != self.tray.empty.shape[:2]:
-            height, width = frame.shape[:2]
-            empty_height, empty_width = self.tray.empty.shape[:2]
-            raise CalibrationError(
-                f"the picture is {width}x{height} but the tray was calibrated on "
-                f"{empty_width}x{empty_height} pictures: calibrate again with this camera"
-            )
-        return frame
 
     def _dark_implements(self, hidden: Mask) -> Mask:
         """Darkenings that hide the felt's texture and hold a whole implement on the floor.
@@ -223,10 +212,10 @@ class Segmenter:
         return np.asarray(cross / np.sqrt(power * self._empty_power + 1e-3), np.float32)
 
     def shift(self, frame: Image) -> tuple[int, int]:
-        """How many whole pixels (x, y) the frame moved from the empty tray: where the
+        """How many whole working pixels (x, y) the frame moved from the empty tray: where the
         felt's texture in patches of the floor matches the empty tray's best. (0, 0) when
         nothing matches (a felt without texture, a tray moved too far to tell)."""
-        return self._shift(_detail(_shrunk(self._same_size(frame))))
+        return self._shift(_detail(_shrunk(self.tray.working(frame))))
 
     def _shift(self, detail: NDArray[np.float32]) -> tuple[int, int]:
         if not self._patches:
@@ -253,9 +242,11 @@ class Segmenter:
         return round(dx / ANALYSIS_SCALE), round(dy / ANALYSIS_SCALE)
 
     def aligned(self, frame: Image) -> Image:
-        """The frame moved back onto the empty tray (see :meth:`shift`); what would come
-        from beyond the picture's border is the empty tray's."""
-        return self._moved_back(frame, self.shift(frame))
+        """The frame, at the working scale, moved back onto the empty tray (see
+        :meth:`shift`); what would come from beyond the picture's border is the empty
+        tray's."""
+        working = self.tray.working(frame)
+        return self._moved_back(working, self._shift(_detail(_shrunk(working))))
 
     def _moved_back(self, frame: Image, shift: tuple[int, int]) -> Image:
         dx, dy = shift
@@ -278,7 +269,8 @@ class Segmenter:
         scaled so that the felt (the floor's median colour: implements cover little of it)
         has the empty tray's colour. Colours are read against the profile's, and a room
         grown darker would otherwise turn a marked face plain."""
-        return self._relit(frame, _shrunk(self._same_size(frame)))
+        working = self.tray.working(frame)
+        return self._relit(working, _shrunk(working))
 
     def _relit(self, frame: Image, small: Image) -> Image:
         gains = self._felt_colour / np.maximum(self._felt_median(small), 1.0)
@@ -297,8 +289,10 @@ class Segmenter:
     def foreground(self, frame: Image) -> Foreground:
         """The implements' blobs, once the frame is moved back onto the empty tray and
         relit as it was (see :meth:`aligned` and :meth:`relit`); the frame so changed
-        comes with them, to read the implements from."""
-        small = _shrunk(self._same_size(frame))
+        comes with them, to read the implements from. Everything is at the working scale
+        (see :class:`~vision.tray.Tray`)."""
+        frame = self.tray.working(frame)
+        small = _shrunk(frame)
         detail = _detail(small)
         moved = self._moved_back(frame, self._shift(detail))
         lit = self._relit(moved, small if moved is frame else _shrunk(moved))

@@ -3,6 +3,12 @@
 The camera looks straight down (tilt under a few degrees), so the floor is found as the
 region of the felt's colour around the image centre; its convex hull is the floor and its
 size gives the scale. The empty image itself is the background model.
+
+Reading is tuned at one scale, pixels per millimetre of the floor: pips, numerals and the
+felt's texture are measured in pixels as much as in millimetres. A camera whose pictures
+show the floor at another scale (another resolution, another height) has its pictures
+resized to the working scale before anything is read; what is reported (boxes) is in the
+pictures' own pixels.
 """
 
 from __future__ import annotations
@@ -21,6 +27,13 @@ FLOOR_MM = (400.0, 300.0)  # inside of the tray, long side first
 CAMERA_HEIGHT_MM = 380.0  # lens above the floor, when calibration was not told otherwise
 ANALYSIS_SCALE = 0.5  # segmentation runs on a half-size frame
 _FIND_SCALE = 0.25
+# The working scale: the development pictures (1200x900, the floor's 400 mm seen from 37-39
+# cm) show 2.35-2.54 px/mm. Pictures in that range are read as they are; others resized.
+WORKING_PX_PER_MM = 2.45
+WORKING_RANGE = (2.33, 2.57)
+# Fewer pixels than this per millimetre cannot show a d6's pips (3 mm) nor a d4's numerals:
+# resizing would invent what the camera never saw.
+MIN_PX_PER_MM = 1.5
 # An empty tray's felt, at calibration: nothing of a d6's top face or more (15 x 15 mm) may
 # differ from it, away from the walls' shade and the corners (where marker cards lie).
 _LEFT_ON_FLOOR_MM2 = 150.0
@@ -35,14 +48,51 @@ Points = NDArray[np.float32]
 class Tray:
     """A calibrated tray: the empty image, the floor outline (full-frame pixels), the scale."""
 
-    empty: Image
+    empty: Image  # at the working scale, as everything below
     floor: Points  # convex polygon, shape (N, 2)
     px_per_mm: float
     camera_height_mm: float = CAMERA_HEIGHT_MM
+    scale: float = 1.0  # working pixels per pixel of the camera's pictures
+    picture_size: tuple[int, int] | None = None  # (width, height); None: the empty's size
+
+    @classmethod
+    def from_picture(
+        cls, empty: Image, floor: Points, px_per_mm: float, camera_height_mm: float
+    ) -> Tray:
+        """The tray found in a picture (floor and scale in its pixels), at working scale."""
+        if px_per_mm < MIN_PX_PER_MM:
+            raise CalibrationError(
+                f"the picture shows {px_per_mm:.2f} pixels per millimetre of the tray, fewer "
+                f"than the {MIN_PX_PER_MM} needed to see pips and numerals: use a higher "
+                "resolution or bring the camera closer"
+            )
+        scale = 1.0
+        if not WORKING_RANGE[0] <= px_per_mm <= WORKING_RANGE[1]:
+            scale = WORKING_PX_PER_MM / px_per_mm
+        picture_size = (int(empty.shape[1]), int(empty.shape[0]))
+        working = _resized(empty, scale)
+        return cls(working, floor * scale, px_per_mm * scale, camera_height_mm, scale, picture_size)
 
     @property
     def size(self) -> tuple[int, int]:
+        """(width, height) of the working pictures."""
         return int(self.empty.shape[1]), int(self.empty.shape[0])
+
+    @property
+    def picture(self) -> tuple[int, int]:
+        """(width, height) of the camera's pictures."""
+        return self.picture_size or self.size
+
+    def working(self, picture: Image) -> Image:
+        """A picture of the calibrated camera at the working scale."""
+        width, height = picture.shape[1], picture.shape[0]
+        if (width, height) != self.picture:
+            expected = "x".join(str(v) for v in self.picture)
+            raise CalibrationError(
+                f"the picture is {width}x{height} but the tray was calibrated on "
+                f"{expected} pictures: calibrate again with this camera"
+            )
+        return _resized(picture, self.scale, self.size)
 
     def lift(self, x: float, y: float, height_mm: float) -> tuple[float, float]:
         """How far (pixels) a point ``height_mm`` above the floor at (x, y) appears displaced.
@@ -62,6 +112,8 @@ class Tray:
             "floor": self.floor.tolist(),
             "px_per_mm": self.px_per_mm,
             "camera_height_mm": self.camera_height_mm,
+            "scale": self.scale,
+            "picture_size": list(self.picture),
         }
         (folder / "tray.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
 
@@ -72,7 +124,10 @@ class Tray:
             empty = read_image(folder / "empty.png")
             height = float(record.get("camera_height_mm", CAMERA_HEIGHT_MM))
             floor = np.asarray(record["floor"], np.float32)
-            return cls(empty, floor, float(record["px_per_mm"]), height)
+            scale = float(record.get("scale", 1.0))
+            width, tall = record.get("picture_size", (empty.shape[1], empty.shape[0]))
+            picture = (int(width), int(tall))
+            return cls(empty, floor, float(record["px_per_mm"]), height, scale, picture)
         except (OSError, KeyError, ValueError, TypeError) as error:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
 
@@ -96,7 +151,7 @@ def calibrate(empty: Image, camera_height_mm: float = CAMERA_HEIGHT_MM) -> Tray:
     image_area = empty.shape[0] * empty.shape[1]
     if cv2.contourArea(floor) < 0.2 * image_area or px_per_mm <= 0:
         raise CalibrationError("the tray's floor was not found: is the whole tray in view?")
-    return Tray(empty, floor, float(px_per_mm), camera_height_mm)
+    return Tray.from_picture(empty, floor, float(px_per_mm), camera_height_mm)
 
 
 def things_left_on_floor(tray: Tray) -> list[tuple[int, int, int, int]]:
@@ -134,6 +189,15 @@ def require_empty(tray: Tray) -> Tray:
             "take it away and calibrate again"
         )
     return tray
+
+
+def _resized(picture: Image, scale: float, size: tuple[int, int] | None = None) -> Image:
+    if scale == 1.0:
+        return picture
+    if size is None:
+        size = (round(picture.shape[1] * scale), round(picture.shape[0] * scale))
+    smoothing = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
+    return np.asarray(cv2.resize(picture, size, interpolation=smoothing), np.uint8)
 
 
 def _felt_mask(empty: Image) -> NDArray[np.uint8]:

@@ -258,7 +258,7 @@ class CameraThrows:
             if kit is not None and kit not in READABLE_KITS:
                 self._fail(problem_text("kit", self.lang()))
                 continue
-            if frame.shape[:2] != reader.reader.tray.empty.shape[:2]:
+            if (frame.shape[1], frame.shape[0]) != reader.reader.tray.picture:
                 # The picture's size changed since calibrating: calibrating again (a task
                 # above) mends it, so the camera stays open, failed once, not back and forth.
                 self._fail(problem_text("frame-size", self.lang()))
