@@ -50,6 +50,14 @@ def test_a_throw_moved_a_few_pixels_is_read_as_if_it_had_not_moved(
     _assert_read_alike(reader, made.frame, moved, kit)
 
 
+def test_a_moved_throws_boxes_are_where_it_lies_in_the_picture() -> None:
+    made = scene(1, "sticks4")
+    reader = Reader(calibrate(made.empty), default_profile())
+    still = reader.read(made.frame, kit_named("sticks4")).implements
+    moved = reader.read(_moved(made.frame, -7, 5), kit_named("sticks4")).implements
+    assert [i.box.moved(-7, 5) for i in still] == [i.box for i in moved]
+
+
 def test_what_comes_in_at_the_border_is_the_empty_trays() -> None:
     made = scene(1, "sticks4")
     segmenter = Segmenter(calibrate(made.empty))

@@ -14,7 +14,7 @@ from vision.kit import Kit, kit_named
 from vision.numerals import DieNumerals, Glyph, die_numerals, learn_glyphs
 from vision.observation import Box, Kind
 from vision.profile import Example
-from vision.segment import Blob, Segmenter
+from vision.segment import Blob, Foreground, Segmenter
 from vision.shapes import Shape, classify
 from vision.tetra import fit_tetra
 from vision.tray import Image, Tray, calibrate, read_image
@@ -102,32 +102,37 @@ def labelled_enrolment(scenes: list[Scene]) -> Enrolment:
         tray = calibrate(read_image(scene.tray))
         foreground = Segmenter(tray).foreground(read_image(scene.image))
         frame, blobs = foreground.frame, foreground.blobs  # read as the reader sees it
-        examples += _examples_in(frame, blobs, tray, scene)
-        truths = [
-            (o.box.scaled(tray.scale), o.value)
-            for o in scene.objects
-            if o.kind is Kind.D4 and o.value
-        ]
+        labelled = [(_as_read(o.box, tray, foreground), o) for o in scene.objects]
+        examples += _examples_in(frame, blobs, tray, labelled, scene.design)
+        truths = [(box, o.value) for box, o in labelled if o.kind is Kind.D4 and o.value]
         d4s += _labelled_d4s(frame, tray, blobs, truths)
     return Enrolment(tuple(examples), tuple(d4s))
 
 
+def _as_read(box: Box, tray: Tray, foreground: Foreground) -> Box:
+    """A labelled box (the picture's pixels) where the reader sees it: at the working
+    scale, on the frame moved back onto the empty tray."""
+    dx, dy = foreground.shift
+    return box.scaled(tray.scale).moved(-dx, -dy)
+
+
 def _examples_in(
-    frame: Image, blobs: Iterable[Blob], tray: Tray, scene: Scene
+    frame: Image,
+    blobs: Iterable[Blob],
+    tray: Tray,
+    labelled: list[tuple[Box, TruthObject]],
+    design: str,
 ) -> Iterator[Example]:
-    """Examples of the flat sticks that match a labelled one (labels in the picture's
-    pixels, blobs at the working scale)."""
-    truths = [(o.box.scaled(tray.scale), o) for o in scene.objects]
     for blob in blobs:
         call = classify(blob)
         if call.shape is not Shape.FLAT or call.kind not in (Kind.STICK, Kind.YESNO):
             continue
-        box, truth = max(truths, key=lambda t: t[0].iou(blob.box), default=(None, None))
+        box, truth = max(labelled, key=lambda t: t[0].iou(blob.box), default=(None, None))
         if box is None or truth is None or box.iou(blob.box) < MATCH_IOU:
             continue
         if truth.kind is call.kind and truth.face in ("M", "P"):
             features = face_features(stick_strip(frame, blob, tray.px_per_mm))
-            yield Example(truth.kind, truth.face, scene.design, features)
+            yield Example(truth.kind, truth.face, design, features)
 
 
 def generated_d4s(count: int, seed: int = 0) -> Iterator[tuple[int, DieNumerals]]:
@@ -144,7 +149,7 @@ def generated_d4s(count: int, seed: int = 0) -> Iterator[tuple[int, DieNumerals]
             foreground.frame,
             tray,
             foreground.blobs,
-            [(Box(*truth["bbox"]).scaled(tray.scale), int(truth["value"]))],
+            [(_as_read(Box(*truth["bbox"]), tray, foreground), int(truth["value"]))],
         )
 
 

@@ -85,6 +85,9 @@ class Box:
         """The box in pixels ``factor`` times as many per millimetre."""
         return Box(*(round(v * factor) for v in self.as_list()))
 
+    def moved(self, dx: int, dy: int) -> Box:
+        return Box(self.x0 + dx, self.y0 + dy, self.x1 + dx, self.y1 + dy)
+
 
 @dataclass(frozen=True, slots=True)
 class Implement:
@@ -138,13 +141,18 @@ class Observation:
     def refused(self) -> bool:
         return bool(self.refusals)
 
-    def scaled(self, factor: float) -> Observation:
-        """The observation with its boxes in pixels ``factor`` times as many per mm."""
-        if factor == 1.0:
+    def placed(self, shift: tuple[int, int] = (0, 0), factor: float = 1.0) -> Observation:
+        """The observation with its boxes moved by ``shift`` (pixels), then in pixels
+        ``factor`` times as many per millimetre."""
+        if shift == (0, 0) and factor == 1.0:
             return self
-        implements = tuple(replace(i, box=i.box.scaled(factor)) for i in self.implements)
+
+        def place(box: Box) -> Box:
+            return box.moved(*shift).scaled(factor)
+
+        implements = tuple(replace(i, box=place(i.box)) for i in self.implements)
         refusals = tuple(
-            replace(r, box=None if r.box is None else r.box.scaled(factor)) for r in self.refusals
+            replace(r, box=None if r.box is None else place(r.box)) for r in self.refusals
         )
         return Observation(implements, refusals)
 

@@ -74,8 +74,10 @@ class Reader:
             refusals.extend(_kit_refusals(implements, refusals, kit))
         if not blobs:
             refusals.append(Refusal(Reason.EMPTY))
-        # Read at the working scale; told in the picture's pixels.
-        return Observation(tuple(implements), tuple(refusals)).scaled(1.0 / self.tray.scale)
+        # Read on the frame moved back and at the working scale; told where the implements
+        # lie in the picture as it was taken.
+        observation = Observation(tuple(implements), tuple(refusals))
+        return observation.placed(foreground.shift, 1.0 / self.tray.scale)
 
     def _blobs(self, frame: Image, foreground: Foreground) -> list[tuple[Blob, ShapeCall]]:
         """The foreground's blobs and what their shapes say, with sticks joined only by a

@@ -89,6 +89,7 @@ class Foreground:
     mask: Mask  # half-size, 255 where something is
     blobs: tuple[Blob, ...]
     frame: Image  # the frame as compared with the empty tray: moved back, relit
+    shift: tuple[int, int] = (0, 0)  # how far the picture moved from the empty tray (px)
 
 
 def log_picture(image: Image) -> NDArray[np.float32]:
@@ -294,7 +295,8 @@ class Segmenter:
         frame = self.tray.working(frame)
         small = _shrunk(frame)
         detail = _detail(small)
-        moved = self._moved_back(frame, self._shift(detail))
+        shift = self._shift(detail)
+        moved = self._moved_back(frame, shift)
         lit = self._relit(moved, small if moved is frame else _shrunk(moved))
         if lit is not frame:
             small = _shrunk(lit)
@@ -309,7 +311,7 @@ class Segmenter:
             parts = self._parts(np.asarray(contour, np.int32), mask.shape) if divisible else []
             blobs.extend(parts or [blob])
         kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2 and not b.wall_light)
-        return Foreground(mask, kept, lit)
+        return Foreground(mask, kept, lit, shift)
 
     def _parts(self, contour: NDArray[np.int32], shape: tuple[int, ...]) -> list[Blob]:
         """Implements that touch only at a corner or an end: the narrow joint is cut.
