@@ -1,6 +1,7 @@
 """The reader on a labelled folder whose throws were photographed after the tray moved or
 the light changed since calibration: each frame moved by whole pixels, or its channels
-scaled, before it is read (the empty trays stay as they were).
+scaled, before it is read (the empty trays stay as they were); and by cameras of other
+resolutions: frames and empty trays resized alike, readings scaled back to the labels.
 
 Run: ``.venv/bin/python -m benchmarks.vision_drift DIR [--profile P] [--json]``, for
 instance on the development set. Each row is a ``companion vision evaluate`` of the whole
@@ -23,7 +24,7 @@ from vision.evaluate import evaluate
 from vision.observation import Observation
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
-from vision.tray import Image, Tray
+from vision.tray import Image, Tray, calibrate
 
 Change = Callable[[Image], Image]
 
@@ -32,6 +33,7 @@ Change = Callable[[Image], Image]
 class Drift:
     name: str
     change: Change
+    resolution: float = 1.0  # the camera's pixels per the labels' pixels (empty tray too)
 
 
 def moved(dx: int, dy: int) -> Drift:
@@ -52,6 +54,15 @@ def lit(blue: float, green: float, red: float) -> Drift:
     return Drift(f"light x {blue:g}, {green:g}, {red:g} (b, g, r)", change)
 
 
+def resized(factor: float) -> Drift:
+    def change(frame: Image) -> Image:
+        smoothing = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+        out = cv2.resize(frame, None, fx=factor, fy=factor, interpolation=smoothing)
+        return np.asarray(out, np.uint8)
+
+    return Drift(f"camera of {factor:g} times the resolution", change, factor)
+
+
 DRIFTS = (
     Drift("unchanged", lambda frame: frame),
     moved(1, 0),
@@ -61,15 +72,20 @@ DRIFTS = (
     lit(0.7, 0.7, 0.7),
     lit(0.9, 1.0, 1.08),
     lit(1.05, 0.95, 0.8),
+    resized(0.75),
+    resized(1.5),
 )
 
 
-def _reading(profile: Profile, change: Change) -> Callable[[Image, Tray, Scene], Observation]:
+def _reading(profile: Profile, drift: Drift) -> Callable[[Image, Tray, Scene], Observation]:
     readers: dict[int, Reader] = {}
 
     def read(frame: Image, tray: Tray, scene: Scene) -> Observation:
-        reader = readers.setdefault(id(tray), Reader(tray, profile))
-        return reader.read(change(frame), scene.kit)
+        if id(tray) not in readers:
+            camera = tray if drift.resolution == 1.0 else calibrate(drift.change(tray.empty))
+            readers[id(tray)] = Reader(camera, profile)
+        observation = readers[id(tray)].read(drift.change(frame), scene.kit)
+        return observation.placed(factor=1.0 / drift.resolution)
 
     return read
 
@@ -78,7 +94,7 @@ def measure(folder: Path, profile: Profile) -> list[dict[str, object]]:
     scenes = load_scenes(folder)
     rows = []
     for drift in DRIFTS:
-        report = evaluate(scenes, _reading(profile, drift.change))
+        report = evaluate(scenes, _reading(profile, drift))
         rows.append({"drift": drift.name, **report.as_dict()})
     return rows
 
