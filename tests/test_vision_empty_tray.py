@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import cast
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -42,3 +45,17 @@ def test_the_calibrate_command_refuses_a_tray_that_is_not_empty(
     assert main([*command, "--out", str(tmp_path / "tray"), "--by", "outline"]) == 2
     assert "the tray is not empty" in capsys.readouterr().err
     assert not (tmp_path / "tray").exists()
+
+
+def test_what_is_left_is_placed_in_the_pictures_own_pixels() -> None:
+    """A camera of twice the working resolution: the message names the place in its
+    pictures, not in the working ones."""
+    made = scene(2, "modern")
+    bigger = np.asarray(cv2.resize(made.frame, None, fx=2.0, fy=2.0), np.uint8)
+    with pytest.raises(CalibrationError, match=r"around \((\d+), (\d+)\)") as raised:
+        require_empty(calibrate(bigger))
+    found = re.search(r"around \((\d+), (\d+)\)", str(raised.value))
+    assert found is not None
+    x, y = int(found[1]) / 2, int(found[2]) / 2
+    boxes = [cast(list[int], o["bbox"]) for o in made.objects]
+    assert any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in boxes)

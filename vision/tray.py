@@ -155,7 +155,7 @@ def calibrate(empty: Image, camera_height_mm: float = CAMERA_HEIGHT_MM) -> Tray:
 
 
 def things_left_on_floor(tray: Tray) -> list[tuple[int, int, int, int]]:
-    """Boxes (x0, y0, x1, y1, full-frame pixels) of what lies on the floor of a tray that
+    """Boxes (x0, y0, x1, y1, working pixels) of what lies on the floor of a tray that
     should be empty: patches unlike the felt of at least a d6's top face. The walls' shade
     along the floor's edge and the corners (printed marker cards) are not looked at."""
     mask = _felt_mask(tray.empty)
@@ -183,7 +183,8 @@ def require_empty(tray: Tray) -> Tray:
     boxes = things_left_on_floor(tray)
     if boxes:
         x0, y0, x1, y1 = boxes[0]
-        where = f"around ({(x0 + x1) // 2}, {(y0 + y1) // 2}) in the picture"
+        x, y = ((x0 + x1) / 2 / tray.scale, (y0 + y1) / 2 / tray.scale)
+        where = f"around ({x:.0f}, {y:.0f}) in the picture"
         raise CalibrationError(
             f"the tray is not empty: something lies on the floor {where}; "
             "take it away and calibrate again"
