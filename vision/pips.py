@@ -51,6 +51,8 @@ ON_PLACE = 0.35  # largest distance of a pip from its place on the grid, in pitc
 SQUARE_CORNERS = 0.9  # how well the corner pips' directions agree on one square (0-1)
 MAX_CANDIDATES = 9
 MAX_LEFT_OUT = 2  # marks outside the face's core that may be left out as not its pips
+TOP_PIP_ROUNDNESS = 0.8  # ... unless they are this round
+TOP_PIP_SIZE = 1.3  # ... and within this factor of the kept pips' sizes
 LAYOUTS: dict[int, list[tuple[int, int]]] = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
@@ -78,6 +80,7 @@ class PipCount:
 class _Mark:
     area: float  # pixels
     centre: Point
+    roundness: float = 1.0  # short side of its box over the long side
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,7 @@ class _Face:
 
     region: Mask  # the region of the face's colour, made convex
     core: Mask  # well inside it, where a shaded edge is not
+    top: Mask  # well inside where perspective puts the top face (the outline less the sides)
     contrast: NDArray[np.float32]  # signed colour distance from the body
     px_per_mm: float
     xs: NDArray[np.float32]  # each pixel's column
@@ -170,13 +174,15 @@ def count_pips(
     outline = np.zeros(crop.shape[:2], np.uint8)
     cv2.drawContours(outline, [blob.contour - np.array([max(0, x0), max(0, y0)])], -1, 1, -1)
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    region = _top_region(lab, outline, px_per_mm, lift)
+    top = top_face(outline, lift)
+    region = _top_region(lab, outline, top, px_per_mm)
     if region is None:
         return PipCount(None, 0.0, lying_flat=False)
     contrast = signed_contrast(lab, region)
     face = _Face(
         region,
         _eroded(region, CORE_INSET_MM * px_per_mm),
+        _eroded(top, CORE_INSET_MM * px_per_mm),
         contrast,
         px_per_mm,
         *np.meshgrid(
@@ -205,10 +211,9 @@ def count_pips(
 
 
 def _top_region(
-    lab: NDArray[np.float32], outline: Mask, px_per_mm: float, lift: tuple[float, float]
+    lab: NDArray[np.float32], outline: Mask, top: Mask, px_per_mm: float
 ) -> Mask | None:
     seed_size = max(3, round(SEED_INSET_MM * px_per_mm) | 1)
-    top = top_face(outline, lift)
     seed = cv2.erode(top, np.ones((seed_size, seed_size), np.uint8))
     # Sides as dark as the top (a black die) must not widen it: the top face lies where
     # perspective puts it, give or take a shadow's or a rounded edge's width.
@@ -240,7 +245,7 @@ def _round_marks(marks: Mask, px_per_mm: float, near: Mask) -> list[_Mark]:
         w, h, area = stats[index, 2], stats[index, 3], stats[index, 4]
         round_pip = low <= area <= high and min(w, h) / max(w, h) >= PIP_ROUNDNESS
         if round_pip and _at(near, (x, y)):
-            found.append(_Mark(float(area), (x, y)))
+            found.append(_Mark(float(area), (x, y), float(min(w, h) / max(w, h))))
     return found
 
 
@@ -261,12 +266,27 @@ def _layouts(marks: list[_Mark], face: _Face, polarity: float) -> list[tuple[lis
         found = []
         for dropped in combinations(outer, left_out):
             kept = [mark for index, mark in enumerate(marks) if index not in dropped]
+            if any(_top_pip_like(marks[index], kept, face) for index in dropped):
+                continue
             reading = _checked_layout(kept, face, polarity)
             if reading is not None:
                 found.append(reading)
         if found:
             return found
     return []
+
+
+def _top_pip_like(mark: _Mark, pips: list[_Mark], face: _Face) -> bool:
+    """A mark where perspective puts the top face, as round as a pip seen from above and
+    of the pips' size: a pip of the top face near its border, not a side's (on the side's
+    band of the outline) nor a shaded edge's, so it is no mark to leave out. A blurred 6
+    read as a 2 left out its two bottom pips, of the size and roundness of the two kept:
+    blur had shrunk the region of the face's colour, and they lay outside it."""
+    areas = [pip.area for pip in pips]
+    if not areas or not _at(face.top, mark.centre):
+        return False
+    alike = min(areas) / TOP_PIP_SIZE <= mark.area <= max(areas) * TOP_PIP_SIZE
+    return alike and mark.roundness >= TOP_PIP_ROUNDNESS
 
 
 def _checked_layout(
