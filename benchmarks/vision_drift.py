@@ -1,7 +1,8 @@
 """The reader on a labelled folder whose throws were photographed after the tray moved or
 the light changed since calibration: each frame moved by whole pixels, or its channels
-scaled, before it is read (the empty trays stay as they were); and by cameras of other
-resolutions: frames and empty trays resized alike, readings scaled back to the labels.
+scaled, before it is read (the empty trays stay as they were); by cameras of other
+resolutions: frames and empty trays resized alike, readings scaled back to the labels; and
+by a camera out of focus or noisier (frames blurred, or with noise added).
 
 Run: ``.venv/bin/python -m benchmarks.vision_drift DIR [--profile P] [--json]``, for
 instance on the development set. Each row is a ``companion vision evaluate`` of the whole
@@ -63,6 +64,23 @@ def resized(factor: float) -> Drift:
     return Drift(f"camera of {factor:g} times the resolution", change, factor)
 
 
+def blurred(sigma: float) -> Drift:
+    def change(frame: Image) -> Image:
+        return np.asarray(cv2.GaussianBlur(frame, (0, 0), sigma), np.uint8)
+
+    return Drift(f"blurred, sigma {sigma:g} px", change)
+
+
+def noisy(sigma: float) -> Drift:
+    def change(frame: Image) -> Image:
+        # Seeded by the frame itself: the same frame gets the same noise in every run.
+        seed = int(frame[::97, ::89].sum())
+        noise = np.random.default_rng(seed).normal(0.0, sigma, frame.shape)
+        return np.asarray(np.clip(frame + noise, 0, 255), np.uint8)
+
+    return Drift(f"noise, sigma {sigma:g} grey levels", change)
+
+
 DRIFTS = (
     Drift("unchanged", lambda frame: frame),
     moved(1, 0),
@@ -74,6 +92,9 @@ DRIFTS = (
     lit(1.05, 0.95, 0.8),
     resized(0.75),
     resized(1.5),
+    blurred(0.8),
+    blurred(1.2),
+    noisy(6.0),
 )
 
 
