@@ -25,7 +25,7 @@ from vision.evaluate import evaluate
 from vision.observation import Observation
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
-from vision.tray import Image, Tray, calibrate
+from vision.tray import Image, Tray, calibrate, read_image
 
 Change = Callable[[Image], Image]
 
@@ -35,6 +35,7 @@ class Drift:
     name: str
     change: Change
     resolution: float = 1.0  # the camera's pixels per the labels' pixels (empty tray too)
+    offset: tuple[int, int] = (0, 0)  # how far the change moved what the labels place
 
 
 def moved(dx: int, dy: int) -> Drift:
@@ -44,7 +45,7 @@ def moved(dx: int, dy: int) -> Drift:
         out = cv2.warpAffine(frame, shift, size, borderMode=cv2.BORDER_REPLICATE)
         return np.asarray(out, np.uint8)
 
-    return Drift(f"moved {dx:+d}, {dy:+d} px", change)
+    return Drift(f"moved {dx:+d}, {dy:+d} px", change, offset=(dx, dy))
 
 
 def lit(blue: float, green: float, red: float) -> Drift:
@@ -103,10 +104,14 @@ def _reading(profile: Profile, drift: Drift) -> Callable[[Image, Tray, Scene], O
 
     def read(frame: Image, tray: Tray, scene: Scene) -> Observation:
         if id(tray) not in readers:
-            camera = tray if drift.resolution == 1.0 else calibrate(drift.change(tray.empty))
+            # Another camera: its empty tray as it would take it, from the labels' picture.
+            resized = drift.resolution != 1.0
+            camera = calibrate(drift.change(read_image(scene.tray))) if resized else tray
             readers[id(tray)] = Reader(camera, profile)
         observation = readers[id(tray)].read(drift.change(frame), scene.kit)
-        return observation.placed(factor=1.0 / drift.resolution)
+        # Boxes are told where the implements lie in the changed picture: back to the labels'.
+        dx, dy = drift.offset
+        return observation.placed((-dx, -dy), 1.0 / drift.resolution)
 
     return read
 

@@ -3,6 +3,7 @@ own pixels."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -64,6 +65,21 @@ def test_the_tray_remembers_the_cameras_size(tmp_path: Path) -> None:
     assert loaded.picture == tray.picture
     with pytest.raises(CalibrationError, match="1200x900 but the tray was calibrated on 1800x1350"):
         Reader(loaded, default_profile()).read(made.frame)
+
+
+def test_a_calibration_saved_before_the_working_scale_is_read_at_it(tmp_path: Path) -> None:
+    """Such a calibration kept the empty tray as the camera took it, and no scale."""
+    made = scene(1, "sticks4")
+    taken = calibrate(made.empty)
+    bigger = _resized(made.empty, 1.5)
+    cv2.imwrite(str(tmp_path / "empty.png"), bigger)
+    record = {"floor": (taken.floor * 1.5).tolist(), "px_per_mm": taken.px_per_mm * 1.5}
+    (tmp_path / "tray.json").write_text(json.dumps(record), encoding="utf-8")
+    loaded = Tray.load(tmp_path)
+    assert loaded.px_per_mm == pytest.approx(WORKING_PX_PER_MM)
+    assert loaded.picture == (1800, 1350)
+    observation = Reader(loaded, default_profile()).read(_resized(made.frame, 1.5))
+    assert _values(observation) == _values(_read(made.frame, made.empty, "sticks4"))
 
 
 def test_a_picture_too_coarse_for_pips_is_refused_at_calibration() -> None:

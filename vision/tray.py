@@ -124,10 +124,12 @@ class Tray:
             empty = read_image(folder / "empty.png")
             height = float(record.get("camera_height_mm", CAMERA_HEIGHT_MM))
             floor = np.asarray(record["floor"], np.float32)
-            scale = float(record.get("scale", 1.0))
-            width, tall = record.get("picture_size", (empty.shape[1], empty.shape[0]))
+            px_per_mm = float(record["px_per_mm"])
+            if "scale" not in record:  # saved before the working scale: as the camera took it
+                return cls.from_picture(empty, floor, px_per_mm, height)
+            width, tall = record["picture_size"]
             picture = (int(width), int(tall))
-            return cls(empty, floor, float(record["px_per_mm"]), height, scale, picture)
+            return cls(empty, floor, px_per_mm, height, float(record["scale"]), picture)
         except (OSError, KeyError, ValueError, TypeError) as error:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
 
