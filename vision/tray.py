@@ -46,7 +46,8 @@ Points = NDArray[np.float32]
 
 @dataclass(frozen=True)
 class Tray:
-    """A calibrated tray: the empty image, the floor outline (full-frame pixels), the scale."""
+    """A calibrated tray: the empty image, the floor outline and the scale, all at the working
+    scale; ``scale`` and ``picture_size`` tell the camera's pictures from it."""
 
     empty: Image  # at the working scale, as everything below
     floor: Points  # convex polygon, shape (N, 2)
