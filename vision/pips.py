@@ -30,6 +30,10 @@ CORE_INSET_MM = 1.5  # the face's core: this far inside the region of the face's
 PIP_REACH_MM = 2.0  # how far past the region of the face's colour a pip's centre may lie
 PIPS_OFF_CENTRE = 0.14  # largest distance from the pips' mean to the face's centre, in sides
 PIP_ROUNDNESS = 0.55  # short axis / long axis
+# Blur runs a pip into its neighbour or into a glint along the face's edge: a mark too large
+# for one pip is opened by a disc this wide (narrower than a pip, wider than a glint), and
+# the round parts left are pips to try when the marks alone make no layout.
+SPLIT_OPENING_MM = 2.5
 PIP_CONTRAST = 30.0  # Lab colour distance (lightness 0-255) between a pip and the body
 PIP_SIZE_SPREAD = 2.6  # largest / smallest pip area
 LAYOUT_TOLERANCE = 0.15  # largest difference of normalised distances between pips
@@ -201,8 +205,11 @@ def count_pips(
     counts: set[int] = set()
     confidences: list[float] = []
     for polarity in (1.0, -1.0):
-        marks = _round_marks(_marks(polarity * contrast, outline), px_per_mm, near)
-        for centres, confidence in _layouts(marks, face, polarity):
+        marks, parted = _round_marks(_marks(polarity * contrast, outline), px_per_mm, near)
+        found = _layouts(marks, face, polarity)
+        if not found and parted:
+            found = _layouts(marks + parted, face, polarity)
+        for centres, confidence in found:
             counts.add(len(centres))
             confidences.append(confidence)
     if len(counts) != 1:
@@ -235,18 +242,36 @@ def _marks(contrast: NDArray[np.float32], outline: Mask) -> Mask:
     return np.asarray(cv2.morphologyEx(marks, cv2.MORPH_OPEN, pip_core), np.uint8)
 
 
-def _round_marks(marks: Mask, px_per_mm: float, near: Mask) -> list[_Mark]:
-    """Round marks of a pip's size centred near the top face."""
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(marks)
-    low, high = (np.pi / 4 * (d * px_per_mm) ** 2 for d in PIP_DIAMETER_MM)
+def _round_marks(marks: Mask, px_per_mm: float, near: Mask) -> tuple[list[_Mark], list[_Mark]]:
+    """Round marks of a pip's size centred near the top face; and the round parts of those
+    too large for one pip, once opened by ``SPLIT_OPENING_MM``: pips that blur ran together
+    or into a glint."""
+    low, high = (float(np.pi / 4 * (d * px_per_mm) ** 2) for d in PIP_DIAMETER_MM)
+    areas = (low, high)
+    found, too_large = _pip_marks(marks, areas, near)
+    if not too_large.any():
+        return found, []
+    size = max(3, round(SPLIT_OPENING_MM * px_per_mm) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    opened = np.asarray(cv2.morphologyEx(too_large, cv2.MORPH_OPEN, disc), np.uint8)
+    parted, _ = _pip_marks(opened, areas, near)
+    return found, parted
+
+
+def _pip_marks(marks: Mask, areas: tuple[float, float], near: Mask) -> tuple[list[_Mark], Mask]:
+    """The marks of a pip's area and roundness whose centre lies in ``near``, and the
+    marks too large for one pip."""
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(marks)
     found = []
-    for index in range(1, count):
+    for index in range(1, len(stats)):
         x, y = float(centroids[index][0]), float(centroids[index][1])
-        w, h, area = stats[index, 2], stats[index, 3], stats[index, 4]
-        round_pip = low <= area <= high and min(w, h) / max(w, h) >= PIP_ROUNDNESS
-        if round_pip and _at(near, (x, y)):
-            found.append(_Mark(float(area), (x, y), float(min(w, h) / max(w, h))))
-    return found
+        w, h, area = (int(v) for v in stats[index, 2:5])
+        roundness = min(w, h) / max(w, h)
+        if areas[0] <= area <= areas[1] and roundness >= PIP_ROUNDNESS and _at(near, (x, y)):
+            found.append(_Mark(float(area), (x, y), roundness))
+    large = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > areas[1])
+    too_large = np.isin(labels, large[large > 0]).astype(np.uint8)  # label 0: the background
+    return found, too_large
 
 
 def _at(mask: Mask, point: Point) -> bool:
