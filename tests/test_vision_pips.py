@@ -20,6 +20,7 @@ from vision.pips import (
     _eroded,
     _Face,
     _fitted_grid,
+    _layouts,
     _lone_pip_grid,
     _Mark,
     count_pips,
@@ -284,3 +285,23 @@ def test_a_lone_pip_is_checked_out_to_where_corner_pips_lie() -> None:
     grid = _lone_pip_grid(pips[0], region, 2 * half)
     share = _bare_share([_Mark(50.0, pips[0])], grid, face, 1.0)
     assert share is not None and share >= 1.0
+
+
+def test_three_pips_of_a_side_beside_the_top_face_are_left_out() -> None:
+    """A side seen at a slant shows up to three pips along the top face's edge; blurred,
+    they look round, smaller than the top's. All three lie outside the face's core and
+    may be left out. (A 2 on a 13-pixel grid; a side's three pips 28 pixels from the
+    centre, beyond the face's edge at 16.)"""
+    size, centre, pitch = 100, 50.0, 13.0
+    xs, ys = np.meshgrid(np.arange(size, dtype=np.float32), np.arange(size, dtype=np.float32))
+    half = 1.25 * pitch
+    region = ((np.abs(xs - centre) <= half) & (np.abs(ys - centre) <= half)).astype(np.uint8)
+    contrast = np.zeros((size, size), np.float32)
+    pips = [(centre - pitch, centre - pitch), (centre + pitch, centre + pitch)]
+    sides = [(centre - 28.0, centre + offset) for offset in (-pitch, 0.0, pitch)]
+    for (x, y), radius in [(pip, 4) for pip in pips] + [(side, 3) for side in sides]:
+        cv2.circle(contrast, (round(x), round(y)), radius, 120.0, -1)
+    contrast = np.asarray(cv2.GaussianBlur(contrast, (0, 0), 1.0), np.float32)
+    face = _Face(region, _eroded(region, 4.0), region, contrast, 2.45, xs, ys)
+    marks = [_Mark(50.0, pip) for pip in pips] + [_Mark(28.0, side) for side in sides]
+    assert [len(centres) for centres, _ in _layouts(marks, face, 1.0)] == [2]

@@ -54,7 +54,9 @@ PIP_PITCH_MM = (3.3, 6.8)  # from one pip to the next along a side, for dice of 
 ON_PLACE = 0.35  # largest distance of a pip from its place on the grid, in pitches
 SQUARE_CORNERS = 0.9  # how well the corner pips' directions agree on one square (0-1)
 MAX_CANDIDATES = 9
-MAX_LEFT_OUT = 2  # marks outside the face's core that may be left out as not its pips
+# Marks outside the face's core that may be left out as not its pips: a side seen at a
+# slant shows up to three along the top face's edge.
+MAX_LEFT_OUT = 3
 TOP_PIP_ROUNDNESS = 0.8  # ... unless they are this round
 TOP_PIP_SIZE = 1.3  # ... and within this factor of the kept pips' sizes
 LAYOUTS: dict[int, list[tuple[int, int]]] = {
