@@ -2,7 +2,8 @@
 the light changed since calibration: each frame moved by whole pixels, or its channels
 scaled, before it is read (the empty trays stay as they were); by cameras of other
 resolutions: frames and empty trays resized alike, readings scaled back to the labels; and
-by a camera out of focus or noisier (frames blurred, or with noise added).
+by a camera out of focus or noisier (frames blurred, or with noise added); and by a soft
+lens (frames and empty trays blurred alike).
 
 Run: ``.venv/bin/python -m benchmarks.vision_drift DIR [--profile P] [--json]``, for
 instance on the development set. Each row is a ``companion vision evaluate`` of the whole
@@ -14,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -36,6 +37,11 @@ class Drift:
     change: Change
     resolution: float = 1.0  # the camera's pixels per the labels' pixels (empty tray too)
     offset: tuple[int, int] = (0, 0)  # how far the change moved what the labels place
+    empty_too: bool = False  # the empty tray is taken by the changed camera as well
+
+    @property
+    def recalibrated(self) -> bool:
+        return self.empty_too or self.resolution != 1.0
 
 
 def moved(dx: int, dy: int) -> Drift:
@@ -72,6 +78,10 @@ def blurred(sigma: float) -> Drift:
     return Drift(f"blurred, sigma {sigma:g} px", change)
 
 
+def soft_lens(sigma: float) -> Drift:
+    return replace(blurred(sigma), name=f"soft lens, sigma {sigma:g} px", empty_too=True)
+
+
 def noisy(sigma: float) -> Drift:
     def change(frame: Image) -> Image:
         # Seeded by the frame itself: the same frame gets the same noise in every run.
@@ -95,6 +105,7 @@ DRIFTS = (
     resized(1.5),
     blurred(0.8),
     blurred(1.2),
+    soft_lens(0.8),
     noisy(6.0),
 )
 
@@ -105,8 +116,8 @@ def _reading(profile: Profile, drift: Drift) -> Callable[[Image, Tray, Scene], O
     def read(frame: Image, tray: Tray, scene: Scene) -> Observation:
         if id(tray) not in readers:
             # Another camera: its empty tray as it would take it, from the labels' picture.
-            resized = drift.resolution != 1.0
-            camera = calibrate(drift.change(read_image(scene.tray))) if resized else tray
+            changed = drift.recalibrated
+            camera = calibrate(drift.change(read_image(scene.tray))) if changed else tray
             readers[id(tray)] = Reader(camera, profile)
         observation = readers[id(tray)].read(drift.change(frame), scene.kit)
         # Boxes are told where the implements lie in the changed picture: back to the labels'.
