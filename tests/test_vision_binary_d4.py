@@ -26,6 +26,8 @@ BARE = PLAIN_CONTRAST - 10
         ({"top": [BARE, BARE, BARE], "0": [PAINT, PAINT], "1": [BARE], "2": [PAINT]}, PLAIN),
         # a base corner half on the shadow in one face, bare in the other
         ({"top": [PAINT, PAINT], "0": [PAINT], "1": [BARE, 20.0], "2": [BARE]}, MARKED),
+        # a bare corner seen in one face only, shaded near its corner
+        ({"top": [BARE, BARE], "0": [PAINT], "1": [18.0], "2": [PAINT, PAINT]}, PLAIN),
     ],
 )
 def test_two_painted_tips_give_the_face(contrasts: dict[str, list[float]], face: str) -> None:
@@ -39,7 +41,7 @@ def test_two_painted_tips_give_the_face(contrasts: dict[str, list[float]], face:
         ({"top": [PAINT], "0": [BARE], "1": [BARE], "2": [BARE]}, "1 painted tips"),
         ({"top": [PAINT, BARE], "0": [PAINT], "1": [BARE], "2": [BARE]}, "1 painted tips"),
         ({"top": [PAINT], "0": [PAINT], "1": [PAINT, BARE], "2": [BARE]}, "base corner"),
-        ({"top": [PAINT], "0": [PAINT], "1": [20.0], "2": [BARE]}, "base corner is unclear"),
+        ({"top": [PAINT], "0": [PAINT], "1": [24.0], "2": [BARE]}, "base corner is unclear"),
         ({"top": [PAINT], "0": [PAINT], "1": [], "2": [BARE]}, "not in view"),
     ],
 )
