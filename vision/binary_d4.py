@@ -26,9 +26,9 @@ PAINTED = 2  # tips painted on every die
 TIP_SHARE = 0.8  # a tip's region: this close to its corner (barycentric weight)
 MIDDLE_SHARE = 0.5  # the plain middle: no corner weighs more than this
 PAINT_CONTRAST = 28.0  # Lab distance from the face's middle that shows paint
-# and the distance under which a tip is bare: on generated throws (seed 11), 1,497 of the
-# 1,517 tips seen under 28 were under 21, a bare tip's shade near its corner or the fit a
-# pixel out; the 20 between them stay unclear.
+# and the distance under which a tip is bare: on generated throws (seed 7), 1,687 of the
+# 1,714 tips seen under 28 were under 21, a bare tip's shade near its corner or the fit a
+# pixel out; the 27 between them stay unclear.
 PLAIN_CONTRAST = 21.0
 MIN_PIXELS = 12  # a region smaller than this in the rectified face says nothing
 THINNEST_FACE = 0.15  # a face's area in the picture over the base's (1/3 seen from above)
