@@ -7,10 +7,12 @@ look it tests (faded, pale or stray marks, a glint), and reads it as the reader 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from vision.kit import kit_named
 from vision.observation import Kind, Reason
@@ -36,6 +38,8 @@ WHITE = (235, 235, 235)
 BLACK = (30, 30, 30)
 LIGHT_PIP = (240, 240, 240)
 DARK_PIP = (25, 25, 25)
+Colour = tuple[int, int, int]
+Make = tuple[Colour, Colour]  # body, pips
 MAKES = [(RED, LIGHT_PIP), (WHITE, DARK_PIP), (BLACK, LIGHT_PIP)]  # every die the tests draw
 EDGE = 1.62  # pitches from the face's centre: a glint along its edge
 
@@ -43,8 +47,8 @@ EDGE = 1.62  # pitches from the face's centre: a glint along its edge
 @dataclass(frozen=True)
 class Die:
     value: int
-    body: tuple[int, int, int] = RED
-    pip: tuple[int, int, int] = LIGHT_PIP
+    body: Colour = RED
+    pip: Colour = LIGHT_PIP
     side_mm: float = 16.0
     pitch_share: float = 0.28  # pips' spacing, in sides
     angle: float = 20.0
@@ -53,6 +57,12 @@ class Die:
     glint: float | None = None  # a thin light line along one edge, this many pitches out
     sides: bool = False  # two shaded sides in view, their pips squeezed
     blur: float = 0.0  # pixels: a lens out of focus, or a shaken camera
+
+
+@pytest.fixture(params=MAKES, ids=["red", "white", "black"])
+def make(request: pytest.FixtureRequest) -> Make:
+    """Each die the tests draw: body and pips."""
+    return cast(Make, request.param)
 
 
 @pytest.fixture(scope="module")
@@ -114,15 +124,13 @@ def _count(tray: Tray, die: Die, segmenter: Segmenter) -> int | None:
 
 
 @pytest.mark.parametrize("value", range(1, 7))
-@pytest.mark.parametrize(("body", "pip"), MAKES)
 def test_every_value_of_every_make_is_read(
     tray: Tray,
     segmenter: Segmenter,
     value: int,
-    body: tuple[int, int, int],
-    pip: tuple[int, int, int],
+    make: Make,
 ) -> None:
-    assert _count(tray, Die(value, body, pip), segmenter) == value
+    assert _count(tray, Die(value, *make), segmenter) == value
 
 
 @pytest.mark.parametrize("pitch_share", [0.25, 0.31])
@@ -133,15 +141,13 @@ def test_pips_spaced_as_dice_differ_are_read(
 
 
 @pytest.mark.parametrize("value", range(1, 7))
-@pytest.mark.parametrize(("body", "pip"), MAKES)
 def test_shaded_sides_with_their_pips_beside_the_top_face_are_left_out(
     tray: Tray,
     segmenter: Segmenter,
     value: int,
-    body: tuple[int, int, int],
-    pip: tuple[int, int, int],
+    make: Make,
 ) -> None:
-    assert _count(tray, Die(value, body, pip, sides=True), segmenter) == value
+    assert _count(tray, Die(value, *make, sides=True), segmenter) == value
 
 
 def test_pale_pips_on_a_coloured_die_are_read(tray: Tray, segmenter: Segmenter) -> None:
@@ -187,19 +193,17 @@ def test_pips_run_into_a_glint_by_blur_are_parted(
 
 
 @pytest.mark.parametrize("value", range(2, 7))
-@pytest.mark.parametrize(("body", "pip"), MAKES)
 def test_pips_parted_from_a_glint_never_make_another_value(
     tray: Tray,
     segmenter: Segmenter,
     value: int,
-    body: tuple[int, int, int],
-    pip: tuple[int, int, int],
+    make: Make,
 ) -> None:
     """Parting a mark too large for a pip adds round marks to try; a glint's ends or its
     middle may be among them. Read or refused, a die never shows another value."""
     for glint in (1.2, 1.3, 1.4):
         for blur in (0.8, 1.2):
-            die = Die(value, body, pip, glint=glint, blur=blur)
+            die = Die(value, *make, glint=glint, blur=blur)
             assert _count(tray, die, segmenter) in (value, None), (glint, blur)
 
 
@@ -216,15 +220,25 @@ def test_the_reader_returns_the_count_or_an_unclear_refusal(tray: Tray) -> None:
     assert [r.reason for r in refused.refusals] == [Reason.UNCLEAR]
 
 
+def _square_region(
+    size: int, half: float
+) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.uint8]]:
+    """Each pixel's column and row in a ``size`` square, and a face's region: a square
+    ``half`` pixels either way of its centre, unturned."""
+    xs, ys = np.meshgrid(np.arange(size, dtype=np.float32), np.arange(size, dtype=np.float32))
+    centre = size / 2
+    region = ((np.abs(xs - centre) <= half) & (np.abs(ys - centre) <= half)).astype(np.uint8)
+    return xs, ys, region
+
+
 def test_a_glint_just_outside_the_face_colour_is_not_a_missed_pip() -> None:
     """A glint along the rounded edge lies where the face's colour region stops, a few
     pixels from an empty place of the grid: only the face's own region is looked at there.
     (A 2 on a 13-pixel grid; the face's region stops 1.25 pitches from its centre, and a
     light band 4 pixels wide, blurred, runs 1.5 pixels beyond it.)"""
     size, centre, pitch = 90, 45.0, 13.0
-    xs, ys = np.meshgrid(np.arange(size, dtype=np.float32), np.arange(size, dtype=np.float32))
     half = 1.25 * pitch
-    region = ((np.abs(xs - centre) <= half) & (np.abs(ys - centre) <= half)).astype(np.uint8)
+    xs, ys, region = _square_region(size, half)
     contrast = np.zeros((size, size), np.float32)
     pips = [(centre - pitch, centre - pitch), (centre + pitch, centre + pitch)]
     for x, y in pips:
@@ -272,8 +286,7 @@ def test_a_lone_pip_is_checked_out_to_where_corner_pips_lie() -> None:
     region 34 pixels wide whose outline says 0 degrees; corner pips, at 45 degrees to that,
     18 pixels from its centre.)"""
     size, centre, half = 100, 50.0, 17.0
-    xs, ys = np.meshgrid(np.arange(size, dtype=np.float32), np.arange(size, dtype=np.float32))
-    region = ((np.abs(xs - centre) <= half) & (np.abs(ys - centre) <= half)).astype(np.uint8)
+    xs, ys, region = _square_region(size, half)
     contrast = np.zeros((size, size), np.float32)
     pips = [(centre, centre)] + [
         (centre + dx * 18.0, centre + dy * 18.0) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -293,9 +306,8 @@ def test_three_pips_of_a_side_beside_the_top_face_are_left_out() -> None:
     may be left out. (A 2 on a 13-pixel grid; a side's three pips 28 pixels from the
     centre, beyond the face's edge at 16.)"""
     size, centre, pitch = 100, 50.0, 13.0
-    xs, ys = np.meshgrid(np.arange(size, dtype=np.float32), np.arange(size, dtype=np.float32))
     half = 1.25 * pitch
-    region = ((np.abs(xs - centre) <= half) & (np.abs(ys - centre) <= half)).astype(np.uint8)
+    xs, ys, region = _square_region(size, half)
     contrast = np.zeros((size, size), np.float32)
     pips = [(centre - pitch, centre - pitch), (centre + pitch, centre + pitch)]
     sides = [(centre - 28.0, centre + offset) for offset in (-pitch, 0.0, pitch)]

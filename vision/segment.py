@@ -149,12 +149,6 @@ class Segmenter:
     def _prepare(small: Image) -> NDArray[np.float32]:
         return log_picture(np.asarray(cv2.GaussianBlur(small, (3, 3), 0), np.uint8))
 
-    def mask(self, frame: Image) -> Mask:
-        """Where the frame, as it is (not moved back nor relit), differs from the empty
-        tray, at half the working size."""
-        small = _shrunk(self.tray.working(frame))
-        return self._mask(small, _detail(small))
-
     def _mask(self, small: Image, detail: NDArray[np.float32]) -> Mask:
         log_frame = self._prepare(small)
         brightness, hue_shift = change_from_empty(log_frame, self._empty, DRIFT_SAMPLING)
