@@ -123,21 +123,22 @@ class _Model:
         self, crop: NDArray[np.float32], change: NDArray[np.float32], offset: Points, scale: float
     ) -> None:
         rows, columns = crop.shape[:2]
-        pixels = crop.astype(np.float64)
-        changed = change.astype(np.float64)[..., None]
-        # Per pixel: count, colour, squared colour, change.
-        values = np.concatenate(
-            [np.ones_like(changed), pixels, (pixels**2).sum(axis=2, keepdims=True), changed],
-            axis=2,
-        )
+        # Per pixel: count, colour, squared colour, change; two rows of nothing below, as
+        # reading at the very bottom needs a row below.
+        values = np.zeros((rows + 2, columns, _COLUMNS))
+        colour = values[:rows, :, 1:4]
+        colour[...] = crop
+        values[:rows, :, 0] = 1.0
+        values[:rows, :, 4] = np.einsum("ijk,ijk->ij", colour, colour)
+        values[:rows, :, 5] = change
         self.totals = values.reshape(-1, _COLUMNS).sum(axis=0)
-        running = np.zeros((rows + 2, columns, _COLUMNS))
-        running[1 : rows + 1] = np.cumsum(values, axis=0)
-        running[rows + 1] = running[rows]  # reading at the very bottom needs a row below
+        # Row by row: numpy's cumsum down the first axis took twice as long.
+        running = np.zeros_like(values)
+        for row in range(rows + 1):
+            np.add(running[row], values[row], out=running[row + 1])
         self.running = running.reshape(-1, _COLUMNS)
         # What each row adds: the running sums between two rows, read at a fraction.
-        self.values = np.zeros_like(self.running)
-        self.values[: rows * columns] = values.reshape(-1, _COLUMNS)
+        self.values = values.reshape(-1, _COLUMNS)
         self.rows, self.columns = rows, columns
         self.offset = offset
         self.scale = scale
@@ -147,28 +148,28 @@ class _Model:
 
     def unexplained(self, base: Points, apex: Points) -> NDArray[np.float64]:
         """The cost of each die (``base`` (n, 3, 2), ``apex`` (n, 2), full-frame pixels)."""
-        # Picture pixels are centred on whole coordinates; here pixel i spans [i, i + 1).
-        base = (base - self.offset + 0.5) * self.scale
-        apex = (apex - self.offset + 0.5) * self.scale
         count = len(apex)
+        corners = np.concatenate([apex[:, None], base], axis=1)  # top point, base 0, 1, 2
+        # Picture pixels are centred on whole coordinates; here pixel i spans [i, i + 1).
+        corners -= self.offset - 0.5
+        corners *= self.scale
         # Each face (top point, base i, base i+1) is bounded by the ridges to base i and
         # base i+1 and by base edge i: six edges per die, each read once.
-        following = base[:, _NEXT]
-        starts = np.concatenate([np.repeat(apex[:, None], 3, axis=1), base], axis=1)
-        ends = np.concatenate([base, following], axis=1)
+        starts, ends = corners[:, _EDGE_STARTS], corners[:, _EDGE_ENDS]
         edges = self._edge_sums(starts.reshape(-1, 2), ends.reshape(-1, 2))
         edges = edges.reshape(count, 6, _COLUMNS)
         ridges, sides = edges[:, :3], edges[:, 3:]
         faces = ridges + sides - ridges[:, _NEXT]
         # A face is seen when it turns the positive way on screen.
-        turns = _turns(apex[:, None, :], base, following)
+        turns = _turns(starts[:, :3], ends[:, :3], ends[:, 3:])
         seen = turns > 0
-        faces = faces * seen[..., None]
+        faces *= seen[..., None]
         outside = self.totals - faces.sum(axis=1)
         regions = np.concatenate([faces, outside[:, None, :]], axis=1)
         pixels = regions[..., 0]
         colour = (regions[..., 1:4] ** 2).sum(axis=2) / np.maximum(pixels, 1e-9)
-        spread = (regions[..., 4] - np.where(pixels > 1e-6, colour, 0.0)).sum(axis=1)
+        colour *= pixels > 1e-6
+        spread = (regions[..., 4] - colour).sum(axis=1)
         inside = self.totals[0] - outside[:, 0]
         # The crop holds the whole blob and floor around it: a die reaching past the crop
         # covers floor there.
@@ -181,28 +182,41 @@ class _Model:
     def _edge_sums(self, starts: Points, ends: Points) -> NDArray[np.float64]:
         """Per directed edge, its part of the sums of a region it bounds (Green's theorem,
         y down: a region turning the positive way is the sum over its edges); a region's
-        edges' parts add up to the sums of the per-pixel values inside it."""
-        xa, ya, xb, yb = starts[:, 0], starts[:, 1], ends[:, 0], ends[:, 1]
-        first = np.clip(np.ceil(np.minimum(xa, xb) - 0.5), 0, self.columns).astype(np.int64)
-        last = np.clip(np.ceil(np.maximum(xa, xb) - 0.5), 0, self.columns).astype(np.int64)
-        spans = np.maximum(last - first, 0)
-        edge = np.repeat(np.arange(len(spans)), spans)
+        edges' parts add up to the sums of the per-pixel values inside it.
+
+        Called a few dozen times per die on a few dozen edges: written for few numpy calls.
+        """
+        xa, ya = starts.T
+        xb, yb = ends.T
+        # The columns whose centres an edge passes over: first to last (past the end).
+        first = np.ceil(np.minimum(xa, xb) - 0.5).clip(0, self.columns).astype(np.int64)
+        last = np.ceil(np.maximum(xa, xb) - 0.5).clip(0, self.columns).astype(np.int64)
+        spans = last - first
+        total = int(spans.sum())
         opening = np.cumsum(spans) - spans
-        column = np.arange(len(edge)) + (first - opening)[edge]
-        slope = (yb - ya) / np.where(xb != xa, xb - xa, 1.0)
-        y = np.clip(ya[edge] + (column + 0.5 - xa[edge]) * slope[edge], 0.0, float(self.rows))
+        edge = np.repeat(np.arange(len(spans)), spans)
+        column = np.arange(total) + (first - opening)[edge]
+        run = xb - xa
+        slope = (yb - ya) / (run + (run == 0))  # a vertical edge spans no column
+        level = ya + (0.5 - xa) * slope  # the edge's height at column 0's centre
+        y = (level[edge] + column * slope[edge]).clip(0.0, self.rows)
         row = y.astype(np.int64)  # y >= 0: truncation is the floor
         at = row * self.columns + column
-        read = self.running[at] + (y - row)[:, None] * self.values[at]
-        sums = np.zeros((len(spans), _COLUMNS))
-        crossing = spans > 0
-        if crossing.any():
-            sums[crossing] = np.add.reduceat(read, opening[crossing], axis=0)
+        # One row of nothing after the reads: an edge over no column sums nothing.
+        read = np.zeros((total + 1, _COLUMNS))
+        np.take(self.running, at, axis=0, out=read[:total])
+        between = np.take(self.values, at, axis=0)
+        between *= (y - row)[:, None]
+        read[:total] += between
+        sums = np.add.reduceat(read, opening, axis=0)
         # Each column is added along an edge going left, taken away along one going right.
-        return np.asarray(sums * np.where(xb < xa, 1.0, -1.0)[:, None], np.float64)
+        sums *= ((xb < xa) * 2.0 - 1.0)[:, None] * (spans > 0)[:, None]
+        return np.asarray(sums, np.float64)
 
 
 _NEXT = np.array([1, 2, 0])
+_EDGE_STARTS = np.array([0, 0, 0, 1, 2, 3])  # ridges from the top point, then base edges
+_EDGE_ENDS = np.array([1, 2, 3, 2, 3, 1])
 _COLUMNS = 6
 
 
@@ -322,14 +336,17 @@ def _pattern_search(
     are halved when none is better or the parabolas' minimum was. Only the first
     ``len(steps)`` parameters are moved."""
     best = start.copy()
-    best_cost = float(cost(best[None])[0])
     moves = _moves(len(steps), len(start), pairs=not smooth)
     steps = np.concatenate([steps, np.zeros(len(start) - len(steps))])
-    for _ in range(most):
+    # The start is scored with the first round's moves: one batch of dice fewer.
+    scored = cost(np.vstack([best + moves * steps, best[None]]))
+    costs, best_cost = scored[:-1], float(scored[-1])
+    for round_ in range(most):
         if steps[0] < smallest:
             break
         trials = best + moves * steps
-        costs = cost(trials)
+        if round_:
+            costs = cost(trials)
         if smooth:
             jump = best + _parabola_steps(costs, best_cost, len(best)) * steps
             trials = np.vstack([trials, jump[None]])
