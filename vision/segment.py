@@ -111,8 +111,8 @@ def change_from_empty(
     apart from that mean: a shadow darkens every channel alike). The exposure's drift is
     taken out: the typical pixel (every ``sampling``-th) is felt, so its change is the
     camera's."""
-    ratio = cv2.subtract(log_frame, log_empty)
-    drift = np.median(ratio[::sampling, ::sampling].reshape(-1, 3), axis=0)
+    ratio = np.asarray(cv2.subtract(log_frame, log_empty), np.float32)
+    drift = channel_median(ratio[::sampling, ::sampling].reshape(-1, 3))
     # (numpy's channel views: cv2.split copies the planes out several times slower)
     channels = [ratio[..., k] - float(d) for k, d in enumerate(drift)]
     brightness = (channels[0] + channels[1] + channels[2]) / 3.0
@@ -121,6 +121,16 @@ def change_from_empty(
         cv2.absdiff(channels[2], brightness),
     )
     return np.asarray(brightness, np.float32), np.asarray(hue_shift, np.float32)
+
+
+def channel_median(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each channel's median of pixels (n, channels): ``np.median(pixels, axis=0)`` in a
+    third of its time (every reading takes dozens)."""
+    half = len(pixels) // 2
+    if len(pixels) % 2:
+        return np.asarray(np.partition(pixels, half, axis=0)[half], np.float32)
+    low, high = np.partition(pixels, (half - 1, half), axis=0)[half - 1 : half + 1]
+    return np.asarray((low + high) / 2, np.float32)
 
 
 class Segmenter:
@@ -276,10 +286,9 @@ class Segmenter:
         gains = self._felt_colour / np.maximum(self._felt_median(small), 1.0)
         if float(np.abs(gains - 1.0).max()) <= RELIGHT_SHARE:
             return frame
-        levels = np.arange(256, dtype=np.float64)
-        tables = [np.clip(np.round(levels * g), 0, 255).astype(np.uint8) for g in gains]
-        channels = [cv2.LUT(c, t) for c, t in zip(cv2.split(frame), tables, strict=True)]
-        return np.asarray(cv2.merge(channels), np.uint8)
+        # Each channel times its gain, rounded and kept in 0..255 (a 3x3 diagonal matrix:
+        # five times faster than a look-up table per channel).
+        return np.asarray(cv2.transform(frame, np.diag(gains)), np.uint8)
 
     def _felt_median(self, small: Image) -> NDArray[np.float64]:
         step = FELT_SAMPLING
