@@ -28,7 +28,7 @@ from vision.reader import Reader
 from vision.segment import Blob, Segmenter
 from vision.shapes import Shape, ShapeCall, classify
 from vision.synthetic import scene
-from vision.tetra import _Model, fit_tetra
+from vision.tetra import _Crop, _Model, fit_tetra, fit_tetras
 from vision.tray import calibrate
 
 
@@ -74,13 +74,29 @@ def test_the_fit_places_the_corners_within_half_a_millimetre_on_average() -> Non
     assert np.mean(errors) < 0.6
 
 
+def test_dice_fitted_together_are_each_fitted_as_alone() -> None:
+    made = scene(3, "binary-d4")
+    tray = calibrate(made.empty)
+    blobs = list(Segmenter(tray).foreground(made.frame).blobs)
+    assert len(blobs) == 4
+    together = fit_tetras(made.frame, blobs, tray)
+    for blob, tetra in zip(blobs, together, strict=True):
+        alone = fit_tetra(made.frame, blob, tray)
+        assert np.allclose(tetra.base, alone.base, atol=1e-6)
+        assert np.allclose(tetra.apex, alone.apex, atol=1e-6)
+    assert fit_tetras(made.frame, [], tray) == []
+
+
 def test_a_region_read_along_its_edges_sums_the_pixels_it_covers() -> None:
     rng = np.random.default_rng(3)
     colours = rng.uniform(0, 255, (40, 50, 3)).astype(np.float32)
     change = rng.uniform(0, 1, (40, 50)).astype(np.float32)
-    model = _Model(colours, change, np.zeros(2), 1.0)
+    # Another die's crop before this one's: each is read in its own crop.
+    other = _Crop(rng.uniform(0, 255, (30, 20, 3)).astype(np.float32), change[:30, :20], (0, 0))
+    model = _Model([other, _Crop(colours, change, (0.0, 0.0))], 1.0)
     triangle = np.array([[3.3, 4.1], [45.2, 12.7], [17.9, 38.4]])  # turning the positive way
-    sums = model._edge_sums(triangle, np.roll(triangle, -1, axis=0)).sum(axis=0)
+    die = np.ones(3, np.int64)
+    sums = model._edge_sums(die, triangle, np.roll(triangle, -1, axis=0)).sum(axis=0)
     fine = 8  # each pixel cut into 8 x 8 samples
     ys, xs = (np.mgrid[0 : 40 * fine, 0 : 50 * fine] + 0.5) / fine
     inside = np.ones(xs.shape, bool)

@@ -7,6 +7,7 @@ a refusal costs them one more throw.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from vision.binary_d4 import read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
@@ -28,7 +29,7 @@ from vision.profile import Profile
 from vision.segment import Blob, Foreground, Segmenter
 from vision.separate import separated
 from vision.shapes import D4_SIDE, Shape, ShapeCall, classify, lies_whole
-from vision.tetra import fit_tetra
+from vision.tetra import Tetra, fit_tetras
 from vision.tray import Image, Tray
 
 ON_RIM_MM = 10.0  # reaching this far past the floor's edge: leaning on the rim
@@ -48,6 +49,15 @@ _YESNO_FACES = {MARKED: YES, PLAIN: NO}
 _NARROWEST_FACE_MM = {Kind.STICK: 10.5, Kind.YESNO: 12.5}
 
 
+@dataclass(frozen=True)
+class _D4:
+    """A die to read as a d4 once fitted; ``otherwise``, what it is if that fails (a die
+    whose outline looked cocked)."""
+
+    blob: Blob
+    otherwise: Refusal | None = None
+
+
 class Reader:
     """Reads frames of one calibrated tray with one profile."""
 
@@ -61,15 +71,14 @@ class Reader:
         foreground = self.segmenter.foreground(frame)
         frame = foreground.frame  # moved back onto the empty tray, relit as it was
         blobs = self._blobs(frame, foreground)
-        implements: list[Implement] = []
-        refusals: list[Refusal] = []
         binary = kit is not None and kit.binary_d4
-        for blob, call in blobs:
-            outcome = self._read_blob(frame, blob, _as_kit_die(blob, call, kit), binary)
-            if isinstance(outcome, Refusal):
-                refusals.append(outcome)
-            else:
-                implements.append(outcome)
+        outcomes = [
+            self._read_blob(frame, blob, _as_kit_die(blob, call, kit), binary)
+            for blob, call in blobs
+        ]
+        read = self._read_d4s(frame, outcomes, binary)
+        implements = [outcome for outcome in read if isinstance(outcome, Implement)]
+        refusals = [outcome for outcome in read if isinstance(outcome, Refusal)]
         if kit is not None:
             refusals.extend(_kit_refusals(implements, refusals, kit))
         if not blobs:
@@ -92,7 +101,7 @@ class Reader:
 
     def _read_blob(
         self, frame: Image, blob: Blob, call: ShapeCall, binary: bool = False
-    ) -> Implement | Refusal:
+    ) -> Implement | Refusal | _D4:
         if call.shape is Shape.HAND:
             return Refusal(Reason.HAND, blob.box)
         if blob.touches_border or blob.outside_mm >= ON_RIM_MM:
@@ -101,18 +110,17 @@ class Reader:
             return Refusal(Reason.OFF_TRAY, blob.box)
         if blob.outside_mm >= ON_RIM_MM:
             return Refusal(Reason.ON_RIM, blob.box)
-        if call.shape is Shape.COCKED and D4_SIDE[0] <= blob.length_mm <= D4_SIDE[1]:
-            # A dark face lost to the shadow rule leaves a d4's outline no triangle; its
-            # numerals on three fitted faces, cross-checked, show it lies flat.
-            read = self._read_d4(frame, blob, binary)
-            if isinstance(read, Implement):
-                return read
         if call.shape is not Shape.FLAT or call.kind is None:
-            return Refusal(_SHAPE_REASONS[call.shape], blob.box, call.shape.value)
+            refusal = Refusal(_SHAPE_REASONS[call.shape], blob.box, call.shape.value)
+            if call.shape is Shape.COCKED and D4_SIDE[0] <= blob.length_mm <= D4_SIDE[1]:
+                # A dark face lost to the shadow rule leaves a d4's outline no triangle;
+                # its numerals on three fitted faces, cross-checked, show it lies flat.
+                return self._d4(blob, binary, otherwise=refusal)
+            return refusal
         if call.kind is Kind.D6:
             return self._read_d6(frame, blob)
         if call.kind is Kind.D4:
-            return self._read_d4(frame, blob, binary)
+            return self._d4(blob, binary)
         return self._read_stick(frame, blob, call.kind)
 
     def _on_floor(self, blob: Blob, call: ShapeCall) -> tuple[Blob, ShapeCall]:
@@ -139,11 +147,34 @@ class Reader:
         face = _YESNO_FACES[reading.face] if kind is Kind.YESNO else reading.face
         return Implement(kind, blob.box, reading.confidence, face=face)
 
-    def _read_d4(self, frame: Image, blob: Blob, binary: bool) -> Implement | Refusal:
+    def _d4(self, blob: Blob, binary: bool, otherwise: Refusal | None = None) -> _D4 | Refusal:
+        """A d4 to fit with the others, or why it cannot be read."""
         if not binary and not self._d4_glyphs:
             detail = "the profile lacks the d4's numerals: enrol the d4"
-            return Refusal(Reason.UNCLEAR, blob.box, detail)
-        tetra = fit_tetra(frame, blob, self.tray)
+            return otherwise if otherwise is not None else Refusal(Reason.UNCLEAR, blob.box, detail)
+        return _D4(blob, otherwise)
+
+    def _read_d4s(
+        self, frame: Image, outcomes: list[Implement | Refusal | _D4], binary: bool
+    ) -> list[Implement | Refusal]:
+        """The outcomes with every d4 read: all fitted at once, as a throw of four binary
+        d4s spends most of its reading fitting them."""
+        dice = [outcome for outcome in outcomes if isinstance(outcome, _D4)]
+        fitted = iter(fit_tetras(frame, [die.blob for die in dice], self.tray))
+        return [
+            self._read_d4(frame, outcome, next(fitted), binary)
+            if isinstance(outcome, _D4)
+            else outcome
+            for outcome in outcomes
+        ]
+
+    def _read_d4(self, frame: Image, die: _D4, tetra: Tetra, binary: bool) -> Implement | Refusal:
+        read = self._read_fitted_d4(frame, die.blob, tetra, binary)
+        return read if isinstance(read, Implement) or die.otherwise is None else die.otherwise
+
+    def _read_fitted_d4(
+        self, frame: Image, blob: Blob, tetra: Tetra, binary: bool
+    ) -> Implement | Refusal:
         if not D4_SIDE[0] <= tetra.edge / self.tray.px_per_mm <= D4_SIDE[1]:
             # No d4 of this size: the fit followed something else (a shadow, a neighbour).
             return Refusal(Reason.UNCLEAR, blob.box, "the d4's faces were not found")

@@ -17,7 +17,7 @@ moving the corners by fractions of a pixel.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -108,89 +108,86 @@ def _equilateral(x: float, y: float, angle: float, edge: float) -> Points:
 
 
 class _Model:
-    """The picture of a d4 for sets of parameters, scored against a crop: the colour left
-    unexplained inside each face and around the die, plus the floor counted as die and the
-    die counted as floor (by the crop's change from the empty tray, which a shadow does not
-    make).
+    """The picture of d4s for sets of parameters, scored against their crops: the colour
+    left unexplained inside each face and around the die, plus the floor counted as die
+    and the die counted as floor (by the crop's change from the empty tray, which a shadow
+    does not make).
 
     A region's sums are read along its outline from per-column running sums (Green's
     theorem on the pixel grid: exact coverage along each column, column centres across),
     so an evaluation costs the faces' edges, not their areas, and the score moves smoothly
     with the corners instead of by whole pixels.
+
+    The crops of all the dice of a throw are held side by side and trial dice of any of
+    them are scored in one batch: a batch's numpy calls cost more than its arithmetic.
     """
 
-    def __init__(
-        self, crop: NDArray[np.float32], change: NDArray[np.float32], offset: Points, scale: float
-    ) -> None:
-        rows, columns = crop.shape[:2]
-        # Per pixel: count, colour, squared colour, change; two rows of nothing below, as
-        # reading at the very bottom needs a row below.
-        values = np.zeros((rows + 2, columns, _COLUMNS))
-        colour = values[:rows, :, 1:4]
-        colour[...] = crop
-        values[:rows, :, 0] = 1.0
-        values[:rows, :, 4] = np.einsum("ijk,ijk->ij", colour, colour)
-        values[:rows, :, 5] = change
-        self.totals = values.reshape(-1, _COLUMNS).sum(axis=0)
-        # Row by row: numpy's cumsum down the first axis took twice as long.
-        running = np.zeros_like(values)
-        for row in range(rows + 1):
-            np.add(running[row], values[row], out=running[row + 1])
-        self.running = running.reshape(-1, _COLUMNS)
+    def __init__(self, crops: Sequence[_Crop], scale: float) -> None:
+        tables = [_running_sums(crop.colours, crop.change) for crop in crops]
+        self.running = np.concatenate([running for running, _, _ in tables])
         # What each row adds: the running sums between two rows, read at a fraction.
-        self.values = values.reshape(-1, _COLUMNS)
-        self.rows, self.columns = rows, columns
-        self.offset = offset
+        self.values = np.concatenate([values for _, values, _ in tables])
+        sizes = [crop.colours.shape[:2] for crop in crops]
+        self.rows = np.array([rows for rows, _ in sizes], np.int64)
+        self.columns = np.array([columns for _, columns in sizes], np.int64)
+        # Where each crop's table starts in the tables held side by side.
+        self.origin = np.concatenate([[0], np.cumsum((self.rows + 2) * self.columns)[:-1]])
+        self.offset = np.array([crop.offset for crop in crops], np.float64)
         self.scale = scale
+        self.totals = np.array([totals for _, _, totals in tables])
         sums = self.totals
-        spread = float(sums[4] - (sums[1:4] ** 2).sum() / sums[0])
-        self.total = max(spread, 1e-9)
+        spread = sums[:, 4] - (sums[:, 1:4] ** 2).sum(axis=1) / sums[:, 0]
+        self.total = np.maximum(spread, 1e-9)
 
-    def unexplained(self, base: Points, apex: Points) -> NDArray[np.float64]:
-        """The cost of each die (``base`` (n, 3, 2), ``apex`` (n, 2), full-frame pixels)."""
-        count = len(apex)
+    def unexplained(
+        self, die: NDArray[np.int64], base: Points, apex: Points
+    ) -> NDArray[np.float64]:
+        """The cost of each trial die (``base`` (n, 3, 2), ``apex`` (n, 2), full-frame
+        pixels) against the crop of ``die`` (n,)."""
         corners = np.concatenate([apex[:, None], base], axis=1)  # top point, base 0, 1, 2
         # Picture pixels are centred on whole coordinates; here pixel i spans [i, i + 1).
-        corners -= self.offset - 0.5
+        corners -= (self.offset[die] - 0.5)[:, None]
         corners *= self.scale
         # Each face (top point, base i, base i+1) is bounded by the ridges to base i and
         # base i+1 and by base edge i: six edges per die, each read once.
         starts, ends = corners[:, _EDGE_STARTS], corners[:, _EDGE_ENDS]
-        edges = self._edge_sums(starts.reshape(-1, 2), ends.reshape(-1, 2))
-        edges = edges.reshape(count, 6, _COLUMNS)
+        edges = self._edge_sums(np.repeat(die, 6), starts.reshape(-1, 2), ends.reshape(-1, 2))
+        edges = edges.reshape(len(die), 6, _COLUMNS)
         ridges, sides = edges[:, :3], edges[:, 3:]
         faces = ridges + sides - ridges[:, _NEXT]
         # A face is seen when it turns the positive way on screen.
         turns = _turns(starts[:, :3], ends[:, :3], ends[:, 3:])
         seen = turns > 0
         faces *= seen[..., None]
-        outside = self.totals - faces.sum(axis=1)
+        totals = self.totals[die]
+        outside = totals - faces.sum(axis=1)
         regions = np.concatenate([faces, outside[:, None, :]], axis=1)
         pixels = regions[..., 0]
         colour = (regions[..., 1:4] ** 2).sum(axis=2) / np.maximum(pixels, 1e-9)
         colour *= pixels > 1e-6
         spread = (regions[..., 4] - colour).sum(axis=1)
-        inside = self.totals[0] - outside[:, 0]
+        inside = totals[:, 0] - outside[:, 0]
         # The crop holds the whole blob and floor around it: a die reaching past the crop
         # covers floor there.
         beyond = np.maximum((turns * seen).sum(axis=1) / 2 - inside, 0.0)
-        misplaced = outside[:, 5] + inside - (self.totals[5] - outside[:, 5]) + beyond
+        misplaced = outside[:, 5] + inside - (totals[:, 5] - outside[:, 5]) + beyond
         return np.asarray(
-            spread / self.total + SILHOUETTE_WEIGHT * misplaced / self.totals[0], np.float64
+            spread / self.total[die] + SILHOUETTE_WEIGHT * misplaced / totals[:, 0], np.float64
         )
 
-    def _edge_sums(self, starts: Points, ends: Points) -> NDArray[np.float64]:
-        """Per directed edge, its part of the sums of a region it bounds (Green's theorem,
-        y down: a region turning the positive way is the sum over its edges); a region's
-        edges' parts add up to the sums of the per-pixel values inside it.
-
-        Called a few dozen times per die on a few dozen edges: written for few numpy calls.
-        """
+    def _edge_sums(
+        self, die: NDArray[np.int64], starts: Points, ends: Points
+    ) -> NDArray[np.float64]:
+        """Per directed edge (in the crop of ``die``), its part of the sums of a region it
+        bounds (Green's theorem, y down: a region turning the positive way is the sum over
+        its edges); a region's edges' parts add up to the sums of the per-pixel values
+        inside it."""
         xa, ya = starts.T
         xb, yb = ends.T
+        columns = self.columns[die]
         # The columns whose centres an edge passes over: first to last (past the end).
-        first = np.ceil(np.minimum(xa, xb) - 0.5).clip(0, self.columns).astype(np.int64)
-        last = np.ceil(np.maximum(xa, xb) - 0.5).clip(0, self.columns).astype(np.int64)
+        first = np.ceil(np.minimum(xa, xb) - 0.5).clip(0, columns).astype(np.int64)
+        last = np.ceil(np.maximum(xa, xb) - 0.5).clip(0, columns).astype(np.int64)
         spans = last - first
         total = int(spans.sum())
         opening = np.cumsum(spans) - spans
@@ -199,9 +196,9 @@ class _Model:
         run = xb - xa
         slope = (yb - ya) / (run + (run == 0))  # a vertical edge spans no column
         level = ya + (0.5 - xa) * slope  # the edge's height at column 0's centre
-        y = (level[edge] + column * slope[edge]).clip(0.0, self.rows)
+        y = (level[edge] + column * slope[edge]).clip(0.0, self.rows[die][edge])
         row = y.astype(np.int64)  # y >= 0: truncation is the floor
-        at = row * self.columns + column
+        at = self.origin[die][edge] + row * columns[edge] + column
         # One row of nothing after the reads: an edge over no column sums nothing.
         read = np.zeros((total + 1, _COLUMNS))
         np.take(self.running, at, axis=0, out=read[:total])
@@ -212,6 +209,27 @@ class _Model:
         # Each column is added along an edge going left, taken away along one going right.
         sums *= ((xb < xa) * 2.0 - 1.0)[:, None] * (spans > 0)[:, None]
         return np.asarray(sums, np.float64)
+
+
+def _running_sums(
+    colours: NDArray[np.float32], change: NDArray[np.float32]
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Per pixel (row by row, flattened): the sums of the pixels above it in its column, and
+    its own values: count, colour, squared colour, change; two rows of nothing below, as
+    reading at the very bottom needs a row below. Then the whole crop's sums."""
+    rows, columns = colours.shape[:2]
+    values = np.zeros((rows + 2, columns, _COLUMNS))
+    colour = values[:rows, :, 1:4]
+    colour[...] = colours
+    values[:rows, :, 0] = 1.0
+    values[:rows, :, 4] = np.einsum("ijk,ijk->ij", colour, colour)
+    values[:rows, :, 5] = change
+    # Row by row: numpy's cumsum down the first axis took twice as long.
+    running = np.zeros_like(values)
+    for row in range(rows + 1):
+        np.add(running[row], values[row], out=running[row + 1])
+    flat = values.reshape(-1, _COLUMNS)
+    return running.reshape(-1, _COLUMNS), flat, flat.sum(axis=0)
 
 
 _NEXT = np.array([1, 2, 0])
@@ -243,36 +261,59 @@ DARKER = -1.0
 SILHOUETTE_WEIGHT = 1.0
 
 
-def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra:
-    """The d4's base and top point that best explain the picture around ``blob``."""
-    px_per_mm = tray.px_per_mm
-    margin = round(MARGIN_MM * px_per_mm)
-    x0, y0 = max(0, blob.box.x0 - margin), max(0, blob.box.y0 - margin)
-    x1 = min(frame.shape[1], blob.box.x1 + margin)
-    y1 = min(frame.shape[0], blob.box.y1 + margin)
+@dataclass(frozen=True)
+class _Crop:
+    """A die's part of the picture: its pixels in Lab, their change from the empty tray,
+    and where the crop's first pixel is in the frame."""
 
-    crop = frame[y0:y1, x0:x1]
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    change = _change(crop, tray.empty[y0:y1, x0:x1])
+    colours: NDArray[np.float32]
+    change: NDArray[np.float32]
+    offset: tuple[float, float]
 
-    def model_at(scale: float) -> _Model:
-        def shrunk(image: NDArray[np.float32]) -> NDArray[np.float32]:
-            if scale == 1.0:
-                return image
+    def shrunk(self, scale: float) -> _Crop:
+        if scale == 1.0:
+            return self
+
+        def shrink(image: NDArray[np.float32]) -> NDArray[np.float32]:
             small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
             return np.asarray(small, np.float32)
 
-        return _Model(shrunk(lab), shrunk(change), np.array([x0, y0], np.float64), scale)
+        return _Crop(shrink(self.colours), shrink(self.change), self.offset)
 
+
+def _crop(frame: Image, blob: Blob, tray: Tray) -> _Crop:
+    margin = round(MARGIN_MM * tray.px_per_mm)
+    x0, y0 = max(0, blob.box.x0 - margin), max(0, blob.box.y0 - margin)
+    x1 = min(frame.shape[1], blob.box.x1 + margin)
+    y1 = min(frame.shape[0], blob.box.y1 + margin)
+    crop = frame[y0:y1, x0:x1]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return _Crop(lab, _change(crop, tray.empty[y0:y1, x0:x1]), (float(x0), float(y0)))
+
+
+def _starts(blob: Blob) -> NDArray[np.float64]:
+    """Two starting dice (parameter rows): the outline's smallest triangle, and the same
+    shrunk (the outline may hold some shadow)."""
     _, triangle = cv2.minEnclosingTriangle(blob.contour.astype(np.float32))
     corners = triangle.reshape(3, 2).astype(np.float64)
     centre = corners.mean(axis=0)
     edge = float(np.mean([np.hypot(*(corners[i] - corners[i - 1])) for i in range(3)]))
     first = corners[0] - centre
     angle = float(np.arctan2(first[1], first[0]))
-    width, height = tray.size
+    return np.array([[centre[0], centre[1], angle, size, 0.0, 0.0] for size in (edge, 0.85 * edge)])
 
-    def shape(params: NDArray[np.float64]) -> tuple[Points, Points]:
+
+Cost = Callable[[NDArray[np.int64], NDArray[np.float64]], NDArray[np.float64]]
+
+
+class _Dice:
+    """Parameter rows (centre x, y, turn and edge of the base, the top point's move from
+    where perspective puts it) turned into dice in the picture, and scored."""
+
+    def __init__(self, tray: Tray) -> None:
+        self.tray = tray
+
+    def shape(self, params: NDArray[np.float64]) -> tuple[Points, Points]:
         """Base corners (n, 3, 2) and top points (n, 2) of parameter rows (n, 6)."""
         x, y, turn, size = params[:, 0], params[:, 1], params[:, 2], params[:, 3]
         radius = size / np.sqrt(3)
@@ -285,8 +326,9 @@ def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra:
             axis=2,
         )
         # Tray.lift for a point size * APEX_RATIO above the floor, for every row at once.
-        high = size / px_per_mm * APEX_RATIO
-        factor = high / np.maximum(1.0, tray.camera_height_mm - high)
+        width, height = self.tray.size
+        high = size / self.tray.px_per_mm * APEX_RATIO
+        factor = high / np.maximum(1.0, self.tray.camera_height_mm - high)
         apex = np.stack(
             [
                 x + (x - width / 2) * factor + params[:, 4],
@@ -296,79 +338,124 @@ def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra:
         )
         return base, apex
 
-    def cost_with(model: _Model) -> Callable[[NDArray[np.float64]], NDArray[np.float64]]:
-        def cost(params: NDArray[np.float64]) -> NDArray[np.float64]:
-            freedom = np.hypot(params[:, 4], params[:, 5]) / px_per_mm
+    def cost(self, model: _Model) -> Cost:
+        """The cost of parameter rows, each of the die whose crop's index goes with it."""
+
+        def cost(die: NDArray[np.int64], params: NDArray[np.float64]) -> NDArray[np.float64]:
+            freedom = np.hypot(params[:, 4], params[:, 5]) / self.tray.px_per_mm
             allowed = (freedom <= APEX_FREEDOM_MM) & (params[:, 3] > 0)
             prior = APEX_PRIOR * freedom**2
-            return np.where(allowed, model.unexplained(*shape(params)) + prior, np.inf)
+            return np.where(allowed, model.unexplained(die, *self.shape(params)) + prior, np.inf)
 
         return cost
 
+
+def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra:
+    """The d4's base and top point that best explain the picture around ``blob``."""
+    (tetra,) = fit_tetras(frame, [blob], tray)
+    return tetra
+
+
+def fit_tetras(frame: Image, blobs: Sequence[Blob], tray: Tray) -> list[Tetra]:
+    """:func:`fit_tetra` for each blob, all fitted together: each die's search is its own,
+    but the rounds of all are scored in the same batches."""
+    if not blobs:
+        return []
+    crops = [_crop(frame, blob, tray) for blob in blobs]
+    dice = _Dice(tray)
+    everyone = np.arange(len(blobs))
     steps = np.array([2.0, 2.0, np.radians(4), 2.0, 1.5, 1.5])
-    starts = np.array(
-        [[centre[0], centre[1], angle, size, 0.0, 0.0] for size in (edge, 0.85 * edge)]
-    )
     # First the base alone, the top point where perspective puts it, from the better of
-    # two starts: the outline's triangle, and the same shrunk (it may hold some shadow).
-    coarse = cost_with(model_at(COARSE_SCALE))
-    start = starts[int(np.argmin(coarse(starts)))]
-    params, _ = _pattern_search(coarse, start, steps[:4], 1.0, COARSE_ROUNDS, smooth=False)
-    params, _ = _pattern_search(
-        cost_with(model_at(FIT_SCALE)), params, steps / 2, 0.12, FINE_ROUNDS, smooth=True
-    )
-    (base,), (apex,) = shape(params[None])
-    return Tetra(base, apex)
+    # each die's two starts.
+    coarse = dice.cost(_Model([crop.shrunk(COARSE_SCALE) for crop in crops], COARSE_SCALE))
+    starts = np.array([_starts(blob) for blob in blobs])
+    start_costs = coarse(np.repeat(everyone, 2), starts.reshape(-1, 6)).reshape(-1, 2)
+    params = starts[everyone, np.argmin(start_costs, axis=1)]
+    params = _pattern_search(coarse, params, steps[:4], 1.0, COARSE_ROUNDS, smooth=False)
+    fine = dice.cost(_Model([crop.shrunk(FIT_SCALE) for crop in crops], FIT_SCALE))
+    params = _pattern_search(fine, params, steps / 2, 0.12, FINE_ROUNDS, smooth=True)
+    bases, apexes = dice.shape(params)
+    return [Tetra(base, apex) for base, apex in zip(bases, apexes, strict=True)]
 
 
 def _pattern_search(
-    cost: Callable[[NDArray[np.float64]], NDArray[np.float64]],
-    start: NDArray[np.float64],
+    cost: Cost,
+    starts: NDArray[np.float64],
     steps: NDArray[np.float64],
     smallest: float,
     most: int,
     smooth: bool,
-) -> tuple[NDArray[np.float64], float]:
-    """Pattern search with halving steps, no derivatives needed: each round scores at once
-    every parameter moved one step either way and either every pair of parameters so moved
-    or, where the cost is ``smooth``, the minimum of a parabola through each parameter's
-    three values (all parameters moved there together). The best move is taken; the steps
-    are halved when none is better or the parabolas' minimum was. Only the first
-    ``len(steps)`` parameters are moved."""
-    best = start.copy()
-    moves = _moves(len(steps), len(start), pairs=not smooth)
-    steps = np.concatenate([steps, np.zeros(len(start) - len(steps))])
-    # The start is scored with the first round's moves: one batch of dice fewer.
-    scored = cost(np.vstack([best + moves * steps, best[None]]))
-    costs, best_cost = scored[:-1], float(scored[-1])
+) -> NDArray[np.float64]:
+    """Pattern search with halving steps, no derivatives needed, from each start row (one
+    per die): each round scores at once every parameter moved one step either way and
+    either every pair of parameters so moved or, where the cost is ``smooth``, the minimum
+    of a parabola through each parameter's three values (all parameters moved there
+    together). The best move is taken; the steps are halved when none is better or the
+    parabolas' minimum was. Only the first ``len(steps)`` parameters are moved. The dice
+    searched go on together, each until its steps are below ``smallest`` or after
+    ``most`` rounds."""
+    count, size = starts.shape
+    best = starts.copy()
+    best_cost = np.full(count, np.inf)
+    moves = _moves(len(steps), size, pairs=not smooth)
+    steps = np.tile(np.concatenate([steps, np.zeros(size - len(steps))]), (count, 1))
+    searched = np.arange(count)
     for round_ in range(most):
-        if steps[0] < smallest:
+        searched = searched[steps[searched, 0] >= smallest]
+        if not len(searched):
             break
-        trials = best + moves * steps
-        if round_:
-            costs = cost(trials)
+        trials = best[searched, None] + moves * steps[searched, None]
+        if not round_:  # the starts are scored with the first round's moves
+            trials = np.concatenate([trials, best[searched, None]], axis=1)
+        costs = _scored(cost, searched, trials)
+        if not round_:
+            trials, costs, best_cost[searched] = trials[:, :-1], costs[:, :-1], costs[:, -1]
         if smooth:
-            jump = best + _parabola_steps(costs, best_cost, len(best)) * steps
-            trials = np.vstack([trials, jump[None]])
-            costs = np.concatenate([costs, cost(jump[None])])
-        k = int(np.argmin(costs))
-        improved = costs[k] < best_cost
-        if improved:
-            best, best_cost = trials[k], float(costs[k])
-        if not improved or k == len(moves):
-            steps = steps / 2
-    return best, best_cost
+            centre = best_cost[searched]
+            jumps = best[searched] + _parabola_steps(costs, centre, size) * steps[searched]
+            trials = np.concatenate([trials, jumps[:, None]], axis=1)
+            costs = np.concatenate([costs, cost(searched, jumps)[:, None]], axis=1)
+        _take_best(searched, trials, costs, best, best_cost, steps, len(moves))
+    return best
 
 
-def _parabola_steps(costs: NDArray[np.float64], centre: float, size: int) -> Points:
-    """Per parameter, where a parabola through its costs one step ahead (``costs[0::2]``),
-    at the centre and one step behind is lowest, in steps (at most one either way)."""
-    ahead, behind = costs[0::2], costs[1::2]
-    bend = ahead + behind - 2 * centre
+def _scored(cost: Cost, searched: NDArray[np.int64], trials: NDArray[np.float64]) -> Points:
+    """Costs (dice, trials) of trial rows (dice, trials, parameters) of the dice searched."""
+    dice, each, size = trials.shape
+    return cost(np.repeat(searched, each), trials.reshape(-1, size)).reshape(dice, each)
+
+
+def _take_best(
+    searched: NDArray[np.int64],
+    trials: NDArray[np.float64],
+    costs: NDArray[np.float64],
+    best: NDArray[np.float64],
+    best_cost: NDArray[np.float64],
+    steps: NDArray[np.float64],
+    moves: int,
+) -> None:
+    """Each die searched moves to its best trial if better, its steps halved if none was
+    or the parabolas' minimum (the trial after the ``moves``) was."""
+    k = np.argmin(costs, axis=1)
+    rows = np.arange(len(searched))
+    lowest = costs[rows, k]
+    improved = lowest < best_cost[searched]
+    best[searched[improved]] = trials[rows[improved], k[improved]]
+    best_cost[searched[improved]] = lowest[improved]
+    halved = searched[~improved | (k == moves)]
+    steps[halved] /= 2
+
+
+def _parabola_steps(costs: Points, centre: NDArray[np.float64], size: int) -> Points:
+    """Per die (row) and parameter, where a parabola through its costs one step ahead
+    (``costs[:, 0::2]``), at the centre and one step behind is lowest, in steps (at most
+    one either way)."""
+    ahead, behind = costs[:, 0::2], costs[:, 1::2]
+    bend = ahead + behind - 2 * centre[:, None]
     valley = bend > 0
     shift = np.where(valley, (behind - ahead) / (2 * np.where(valley, bend, 1.0)), 0.0)
-    moved = np.zeros(size)
-    moved[: len(shift)] = np.clip(shift, -1.0, 1.0)
+    moved = np.zeros((len(costs), size))
+    moved[:, : shift.shape[1]] = np.clip(shift, -1.0, 1.0)
     return moved
 
 
