@@ -123,18 +123,26 @@ class _Model:
     """
 
     def __init__(self, crops: Sequence[_Crop], scale: float) -> None:
-        tables = [_running_sums(crop.colours, crop.change) for crop in crops]
-        self.running = np.concatenate([running for running, _, _ in tables])
-        # What each row adds: the running sums between two rows, read at a fraction.
-        self.values = np.concatenate([values for _, values, _ in tables])
         sizes = [crop.colours.shape[:2] for crop in crops]
         self.rows = np.array([rows for rows, _ in sizes], np.int64)
         self.columns = np.array([columns for _, columns in sizes], np.int64)
-        # Where each crop's table starts in the tables held side by side.
-        self.origin = np.concatenate([[0], np.cumsum((self.rows + 2) * self.columns)[:-1]])
+        # Each crop's table (two rows of nothing below, as reading at the very bottom needs
+        # a row below) starts after the one before.
+        cells = (self.rows + 2) * self.columns
+        self.origin = np.concatenate([[0], np.cumsum(cells)[:-1]])
+        self.running = np.zeros((int(cells.sum()), _COLUMNS))
+        # What each row adds: the running sums between two rows, read at a fraction.
+        self.values = np.zeros_like(self.running)
+        self.totals = np.array(
+            [
+                _running_sums(
+                    crop, self.running[start : start + size], self.values[start : start + size]
+                )
+                for crop, start, size in zip(crops, self.origin, cells, strict=True)
+            ]
+        )
         self.offset = np.array([crop.offset for crop in crops], np.float64)
         self.scale = scale
-        self.totals = np.array([totals for _, _, totals in tables])
         sums = self.totals
         spread = sums[:, 4] - (sums[:, 1:4] ** 2).sum(axis=1) / sums[:, 0]
         self.total = np.maximum(spread, 1e-9)
@@ -212,24 +220,23 @@ class _Model:
 
 
 def _running_sums(
-    colours: NDArray[np.float32], change: NDArray[np.float32]
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """Per pixel (row by row, flattened): the sums of the pixels above it in its column, and
-    its own values: count, colour, squared colour, change; two rows of nothing below, as
-    reading at the very bottom needs a row below. Then the whole crop's sums."""
-    rows, columns = colours.shape[:2]
-    values = np.zeros((rows + 2, columns, _COLUMNS))
-    colour = values[:rows, :, 1:4]
-    colour[...] = colours
-    values[:rows, :, 0] = 1.0
-    values[:rows, :, 4] = np.einsum("ijk,ijk->ij", colour, colour)
-    values[:rows, :, 5] = change
+    crop: _Crop, running: NDArray[np.float64], values: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Fills in, per pixel (row by row, flattened; two rows of nothing below), its values
+    (count, colour, squared colour, change) and the sums of the pixels above it in its
+    column; returns the whole crop's sums."""
+    rows, columns = crop.colours.shape[:2]
+    each = values.reshape(rows + 2, columns, _COLUMNS)
+    colour = each[:rows, :, 1:4]
+    colour[...] = crop.colours
+    each[:rows, :, 0] = 1.0
+    each[:rows, :, 4] = np.einsum("ijk,ijk->ij", colour, colour)
+    each[:rows, :, 5] = crop.change
     # Row by row: numpy's cumsum down the first axis took twice as long.
-    running = np.zeros_like(values)
+    above = running.reshape(rows + 2, columns, _COLUMNS)
     for row in range(rows + 1):
-        np.add(running[row], values[row], out=running[row + 1])
-    flat = values.reshape(-1, _COLUMNS)
-    return running.reshape(-1, _COLUMNS), flat, flat.sum(axis=0)
+        np.add(above[row], each[row], out=above[row + 1])
+    return np.asarray(values.sum(axis=0), np.float64)
 
 
 _NEXT = np.array([1, 2, 0])
