@@ -345,6 +345,31 @@ def test_a_d4_whose_outline_looks_cocked_is_still_read_when_its_numerals_agree(
     assert not observation.of_kind(Kind.D4)
 
 
+def test_in_a_kit_without_d4s_a_cocked_outline_is_not_fitted_as_a_d4(
+    glyphs: tuple[Glyph, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A d4-sized blob that looks cocked in a throw of sticks is a cocked stick: refused as
+    cocked at once, not fitted as a d4 (a fit costs milliseconds and could only turn the
+    refusal into another)."""
+    import vision.reader
+
+    def called_cocked(blob: Blob) -> ShapeCall:
+        return ShapeCall(Shape.COCKED)
+
+    def no_fit(frame: object, blobs: list[Blob], tray: object) -> list[object]:
+        assert not blobs, "a d4 was fitted"
+        return []
+
+    monkeypatch.setattr(vision.reader, "classify", called_cocked)
+    made = scene(40, "ur-nostick")
+    reader = Reader(calibrate(made.empty), Profile("d4", default_profile().prototypes, glyphs))
+    assert reader.read(made.frame, kit_named("ur-nostick")).of_kind(Kind.D4)
+    monkeypatch.setattr(vision.reader, "fit_tetras", no_fit)
+    for kit in ("sticks4", "sticks3", "modern"):
+        observation = reader.read(made.frame, kit_named(kit))
+        assert Reason.COCKED in {refusal.reason for refusal in observation.refusals}
+
+
 def test_in_a_kit_of_d4s_a_die_whose_outline_looks_square_is_read_as_a_d4(
     glyphs: tuple[Glyph, ...], monkeypatch: pytest.MonkeyPatch
 ) -> None:

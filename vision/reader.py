@@ -73,8 +73,7 @@ class Reader:
         blobs = self._blobs(frame, foreground)
         binary = kit is not None and kit.binary_d4
         outcomes = [
-            self._read_blob(frame, blob, _as_kit_die(blob, call, kit), binary)
-            for blob, call in blobs
+            self._read_blob(frame, blob, _as_kit_die(blob, call, kit), kit) for blob, call in blobs
         ]
         read = self._read_d4s(frame, outcomes, binary)
         implements = [outcome for outcome in read if isinstance(outcome, Implement)]
@@ -100,8 +99,9 @@ class Reader:
         return blobs
 
     def _read_blob(
-        self, frame: Image, blob: Blob, call: ShapeCall, binary: bool = False
+        self, frame: Image, blob: Blob, call: ShapeCall, kit: Kit | None
     ) -> Implement | Refusal | _D4:
+        binary = kit is not None and kit.binary_d4
         if call.shape is Shape.HAND:
             return Refusal(Reason.HAND, blob.box)
         if blob.touches_border or blob.outside_mm >= ON_RIM_MM:
@@ -112,9 +112,11 @@ class Reader:
             return Refusal(Reason.ON_RIM, blob.box)
         if call.shape is not Shape.FLAT or call.kind is None:
             refusal = Refusal(_SHAPE_REASONS[call.shape], blob.box, call.shape.value)
-            if call.shape is Shape.COCKED and D4_SIDE[0] <= blob.length_mm <= D4_SIDE[1]:
+            d4_sized = D4_SIDE[0] <= blob.length_mm <= D4_SIDE[1]
+            if call.shape is Shape.COCKED and d4_sized and (kit is None or kit.d4):
                 # A dark face lost to the shadow rule leaves a d4's outline no triangle;
-                # its numerals on three fitted faces, cross-checked, show it lies flat.
+                # its numerals on three fitted faces, cross-checked, show it lies flat. (In
+                # a kit without d4s, it is a cocked stick or die.)
                 return self._d4(blob, binary, otherwise=refusal)
             return refusal
         if call.kind is Kind.D6:
