@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from vision.binary_d4 import read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
+from vision.memory import keep_freed_memory
 from vision.numerals import d4_templates, read_d4
 from vision.observation import (
     MARKED,
@@ -62,6 +63,7 @@ class Reader:
     """Reads frames of one calibrated tray with one profile."""
 
     def __init__(self, tray: Tray, profile: Profile) -> None:
+        keep_freed_memory()  # frame after frame, the same large arrays: see vision.memory
         self.tray = tray
         self.profile = profile
         self.segmenter = Segmenter(tray)
