@@ -207,7 +207,9 @@ class _Model:
         y = (level[edge] + column * slope[edge]).clip(0.0, self.rows[die][edge])
         row = y.astype(np.int64)  # y >= 0: truncation is the floor
         at = self.origin[die][edge] + row * columns[edge] + column
-        # One row of nothing after the reads: an edge over no column sums nothing.
+        # np.add.reduceat sums each edge's reads from its opening to the next edge's; an edge
+        # over no column (its opening may be past the last read: hence a row of zeros
+        # there) gets one read, zeroed below.
         read = np.zeros((total + 1, _COLUMNS))
         np.take(self.running, at, axis=0, out=read[:total])
         between = np.take(self.values, at, axis=0)
