@@ -97,14 +97,8 @@ def canonical_triangle() -> NDArray[np.float32]:
     return np.asarray([top, (0, top[1] + height), (e, top[1] + height)], np.float32)
 
 
+# A base's corners at growing angles: a positive turn on screen (y down) for every die.
 _THIRDS = np.array([0.0, 2 * np.pi / 3, 4 * np.pi / 3])
-
-
-def _equilateral(x: float, y: float, angle: float, edge: float) -> Points:
-    """Corners at growing angles: a positive turn on screen (y down) for every die."""
-    radius = edge / np.sqrt(3)
-    turns = angle + _THIRDS
-    return np.stack([x + radius * np.cos(turns), y + radius * np.sin(turns)], axis=1)
 
 
 class _Model:
