@@ -9,9 +9,11 @@ from companion import games
 from companion.reading import Seen, kit_for, throw_text
 from vision.binary_d4 import PAINT_CONTRAST, PLAIN_CONTRAST, _judged
 from vision.kit import kit_named
-from vision.observation import MARKED, PLAIN, Kind
+from vision.observation import MARKED, PLAIN, Kind, Reason
 from vision.profile import default_profile
 from vision.reader import Reader
+from vision.segment import Blob
+from vision.shapes import Shape, ShapeCall
 from vision.synthetic import scene
 from vision.tray import calibrate
 
@@ -52,6 +54,41 @@ def test_a_die_that_is_not_two_painted_tips_is_refused(
     assert reading.face is None and detail in reading.detail
 
 
+@pytest.mark.parametrize(
+    ("contrasts", "face"),
+    [
+        # the two painted tips in view: the hidden one is bare
+        ({"top": [BARE, BARE], "0": [PAINT], "1": [], "2": [PAINT, PAINT]}, PLAIN),
+        ({"top": [PAINT], "0": [PAINT, PAINT], "1": [BARE], "2": []}, MARKED),
+        # one painted tip in view: the hidden one is the other
+        ({"top": [PAINT, PAINT], "0": [BARE], "1": [], "2": [BARE]}, MARKED),
+        ({"top": [BARE], "0": [], "1": [BARE, BARE], "2": [PAINT]}, PLAIN),
+    ],
+)
+def test_a_tip_out_of_view_is_told_by_the_other_three(
+    contrasts: dict[str, list[float]], face: str
+) -> None:
+    assert _judged(contrasts, hidden_allowed=1).face == face
+    assert "not in view" in _judged(contrasts).detail
+
+
+@pytest.mark.parametrize(
+    ("contrasts", "detail"),
+    [
+        ({"top": [PAINT], "0": [], "1": [], "2": [BARE]}, "not in view"),
+        ({"top": [BARE], "0": [BARE], "1": [], "2": [BARE]}, "0 painted tips"),
+        ({"top": [PAINT], "0": [PAINT], "1": [], "2": [PAINT]}, "3 painted tips"),
+        ({"top": [PAINT], "0": [24.0], "1": [], "2": [BARE]}, "base corner is unclear"),
+        ({"top": [PAINT, BARE], "0": [PAINT], "1": [], "2": [BARE]}, "top point is unclear"),
+    ],
+)
+def test_a_hidden_tip_is_not_guessed_from_doubtful_ones(
+    contrasts: dict[str, list[float]], detail: str
+) -> None:
+    reading = _judged(contrasts, hidden_allowed=1)
+    assert reading.face is None and detail in reading.detail
+
+
 def test_generated_binary_dice_are_read_right_or_refused() -> None:
     kit = kit_named("binary-d4")
     right = dice = 0
@@ -69,6 +106,31 @@ def test_generated_binary_dice_are_read_right_or_refused() -> None:
             assert all(item.kind is Kind.D4 and item.face == truth["face"] for item in near)
             right += len(near)
     assert dice == 48 and right >= 30
+
+
+def test_a_tip_out_of_view_is_told_only_for_a_die_whose_outline_lies_flat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Throw 314 has two dice with a base corner on faces seen nearly edge on: read by the
+    other three tips while their outlines are triangles; called cocked, they are refused."""
+    import vision.reader
+
+    made = scene(314, "binary-d4")
+    reader = Reader(calibrate(made.empty), default_profile())
+    kit = kit_named("binary-d4")
+    observation = reader.read(made.frame, kit)
+    assert not observation.refusals
+    assert sorted(str(i.face) for i in observation.implements) == sorted(
+        str(o["face"]) for o in made.objects
+    )
+
+    def called_cocked(blob: Blob) -> ShapeCall:
+        return ShapeCall(Shape.COCKED)
+
+    monkeypatch.setattr(vision.reader, "classify", called_cocked)
+    observation = reader.read(made.frame, kit)
+    assert len(observation.implements) == 2
+    assert [r.reason for r in observation.refusals] == [Reason.COCKED, Reason.COCKED]
 
 
 def test_a_read_throw_of_four_binary_dice_is_a_throw_of_ur_finkel() -> None:

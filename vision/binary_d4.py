@@ -44,7 +44,10 @@ class BinaryReading:
     detail: str = ""
 
 
-def read_binary_d4(frame: Image, tetra: Tetra) -> BinaryReading:
+def read_binary_d4(frame: Image, tetra: Tetra, *, outline_flat: bool = False) -> BinaryReading:
+    """The die fitted as ``tetra``: marked tip up or not. ``outline_flat``: the die's
+    outline is a d4's own triangle, so it lies on a face; a tip out of view (its faces seen
+    nearly edge on) is then told by the other three: the die has two painted tips."""
     # Only the die's own pixels are turned to Lab: the whole frame would cost 3 ms a die.
     x0, y0, x1, y1 = tetra.bounds(2)
     lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -62,26 +65,29 @@ def read_binary_d4(frame: Image, tetra: Tetra) -> BinaryReading:
             pixels = face[_REGIONS[region]]
             if len(pixels) >= MIN_PIXELS:
                 contrasts[tip].append(float(np.linalg.norm(channel_median(pixels) - body)))
-    return _judged(contrasts)
+    return _judged(contrasts, hidden_allowed=1 if outline_flat else 0)
 
 
-def _judged(contrasts: dict[str, list[float]]) -> BinaryReading:
+def _judged(contrasts: dict[str, list[float]], hidden_allowed: int = 0) -> BinaryReading:
     """Two tips painted in every face that shows them; the other two bare in at least one
     face and painted in none (a face's corner can fall on the die's shadow when the fit
-    is a millimetre out, never on paint)."""
+    is a millimetre out, never on paint). Up to ``hidden_allowed`` tips may be out of
+    view: a hidden tip is painted when fewer than two painted tips are seen."""
     missing = [tip for tip, seen in contrasts.items() if not seen]
-    if missing:
+    if len(missing) > hidden_allowed:
         return BinaryReading(None, 0.0, f"the d4's {_tip_name(missing[0])} is not in view")
-    painted = [tip for tip, seen in contrasts.items() if min(seen) >= PAINT_CONTRAST]
-    if len(painted) != PAINTED:
+    shown = {tip: seen for tip, seen in contrasts.items() if seen}
+    painted = [tip for tip, seen in shown.items() if min(seen) >= PAINT_CONTRAST]
+    if not PAINTED - len(missing) <= len(painted) <= PAINTED:
         return BinaryReading(None, 0.0, f"{len(painted)} painted tips seen on a binary d4, not 2")
     margins = [min(contrasts[tip]) - PAINT_CONTRAST for tip in painted]
-    for tip, seen in contrasts.items():
+    for tip, seen in shown.items():
         if tip in painted:
             continue
         if max(seen) >= PAINT_CONTRAST or min(seen) > PLAIN_CONTRAST:
             return BinaryReading(None, 0.0, f"the d4's {_tip_name(tip)} is unclear")
         margins.append(PLAIN_CONTRAST - min(seen))
+    painted += missing[: PAINTED - len(painted)]
     confidence = min(1.0, 0.5 + min(margins) / PAINT_CONTRAST)
     return BinaryReading(MARKED if "top" in painted else PLAIN, confidence)
 

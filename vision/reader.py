@@ -173,17 +173,18 @@ class Reader:
         ]
 
     def _read_d4(self, frame: Image, die: _D4, tetra: Tetra, binary: bool) -> Implement | Refusal:
-        read = self._read_fitted_d4(frame, die.blob, tetra, binary)
+        read = self._read_fitted_d4(frame, die, tetra, binary)
         return read if isinstance(read, Implement) or die.otherwise is None else die.otherwise
 
     def _read_fitted_d4(
-        self, frame: Image, blob: Blob, tetra: Tetra, binary: bool
+        self, frame: Image, die: _D4, tetra: Tetra, binary: bool
     ) -> Implement | Refusal:
+        blob = die.blob
         if not D4_SIDE[0] <= tetra.edge / self.tray.px_per_mm <= D4_SIDE[1]:
             # No d4 of this size: the fit followed something else (a shadow, a neighbour).
             return Refusal(Reason.UNCLEAR, blob.box, "the d4's faces were not found")
         if binary:
-            tips = read_binary_d4(frame, tetra)
+            tips = read_binary_d4(frame, tetra, outline_flat=die.otherwise is None)
             if tips.face is None:
                 return Refusal(Reason.UNCLEAR, blob.box, tips.detail)
             return Implement(Kind.D4, blob.box, tips.confidence, face=tips.face)
