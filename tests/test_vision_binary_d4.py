@@ -3,18 +3,20 @@ and cross-checked (two tips of four painted), on generated throws."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from companion import games
 from companion.reading import Seen, kit_for, throw_text
 from vision.binary_d4 import PAINT_CONTRAST, PLAIN_CONTRAST, _judged
 from vision.kit import kit_named
-from vision.observation import MARKED, PLAIN, Kind, Reason
+from vision.observation import MARKED, PLAIN, Box, Kind, Reason
 from vision.profile import default_profile
 from vision.reader import Reader
 from vision.segment import Blob
 from vision.shapes import Shape, ShapeCall
 from vision.synthetic import scene
+from vision.tetra import _unpainted
 from vision.tray import calibrate
 
 PAINT = PAINT_CONTRAST + 40
@@ -105,7 +107,8 @@ def test_generated_binary_dice_are_read_right_or_refused() -> None:
             ]
             assert all(item.kind is Kind.D4 and item.face == truth["face"] for item in near)
             right += len(near)
-    assert dice == 48 and right >= 30
+    # 44 on OpenCV 4.12; 38 with the paint counted in the faces' evenness (see below)
+    assert dice == 48 and right >= 42
 
 
 def test_a_tip_out_of_view_is_told_only_for_a_die_whose_outline_lies_flat(
@@ -131,6 +134,34 @@ def test_a_tip_out_of_view_is_told_only_for_a_die_whose_outline_lies_flat(
     observation = reader.read(made.frame, kit)
     assert len(observation.implements) == 2
     assert [r.reason for r in observation.refusals] == [Reason.COCKED, Reason.COCKED]
+
+
+def test_paint_does_not_count_in_the_evenness_of_a_binary_dice_faces() -> None:
+    """Throw 302: two dice whose painted tips, counted as face, turned their fits off the
+    tips ("1 painted tip seen"); left out, all four dice are read."""
+    made = scene(302, "binary-d4")
+    observation = Reader(calibrate(made.empty), default_profile()).read(
+        made.frame, kit_named("binary-d4")
+    )
+    assert not observation.refusals
+    assert sorted(str(i.face) for i in observation.implements) == sorted(
+        str(o["face"]) for o in made.objects
+    )
+
+
+def test_paint_is_the_die_s_pixels_far_from_its_typical_colour() -> None:
+    lab = np.full((40, 40, 3), (60.0, 128.0, 128.0), np.float32)  # a grey felt
+    lab[10:30, 10:30] = (20.0, 128.0, 128.0)  # a dark die
+    lab[10:14, 10:14] = (240.0, 128.0, 128.0)  # a white tip
+    lab[20:30, 20:30] = (70.0, 128.0, 128.0)  # a face in more light
+    lab[0:4, 0:4] = (250.0, 128.0, 128.0)  # a glint on the felt
+    # the blob in the frame's pixels, the crop's first pixel at (5, 5)
+    square = np.array([[[15, 15]], [[34, 15]], [[34, 34]], [[15, 34]]], np.int32)
+    blob = Blob(square, Box(15, 15, 35, 35), 8.0, 8.0, 0.0, 64.0, 1.0, False, 0.0)
+    weight = _unpainted(lab, blob, (5, 5))
+    assert weight[11, 11] == 0  # the tip
+    assert weight[25, 25] == 1 and weight[15, 20] == 1  # the die's faces, in any light
+    assert weight[2, 2] == 1 and weight[35, 35] == 1  # the felt, whatever its colour
 
 
 def test_a_read_throw_of_four_binary_dice_is_a_throw_of_ur_finkel() -> None:

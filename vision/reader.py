@@ -164,7 +164,8 @@ class Reader:
         """The outcomes with every d4 read: all fitted at once, as a throw of four binary
         d4s spends most of its reading fitting them."""
         dice = [outcome for outcome in outcomes if isinstance(outcome, _D4)]
-        fitted = iter(fit_tetras(frame, [die.blob for die in dice], self.tray))
+        blobs = [die.blob for die in dice]
+        fitted = iter(fit_tetras(frame, blobs, self.tray, painted=binary))
         return [
             self._read_d4(frame, outcome, next(fitted), binary)
             if isinstance(outcome, _D4)
