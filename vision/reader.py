@@ -185,7 +185,7 @@ class Reader:
             # No d4 of this size: the fit followed something else (a shadow, a neighbour).
             return Refusal(Reason.UNCLEAR, blob.box, "the d4's faces were not found")
         if binary:
-            tips = read_binary_d4(frame, tetra, outline_flat=die.otherwise is None)
+            tips = read_binary_d4(frame, tetra, self.tray.empty, outline_flat=die.otherwise is None)
             if tips.face is None:
                 return Refusal(Reason.UNCLEAR, blob.box, tips.detail)
             return Implement(Kind.D4, blob.box, tips.confidence, face=tips.face)
