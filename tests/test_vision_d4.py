@@ -356,7 +356,7 @@ def test_in_a_kit_without_d4s_a_cocked_outline_is_not_fitted_as_a_d4(
     def called_cocked(blob: Blob) -> ShapeCall:
         return ShapeCall(Shape.COCKED)
 
-    def no_fit(frame: object, blobs: list[Blob], tray: object) -> list[object]:
+    def no_fit(frame: object, blobs: list[Blob], tray: object, painted: bool) -> list[object]:
         assert not blobs, "a d4 was fitted"
         return []
 
