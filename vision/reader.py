@@ -73,11 +73,10 @@ class Reader:
         foreground = self.segmenter.foreground(frame)
         frame = foreground.frame  # moved back onto the empty tray, relit as it was
         blobs = self._blobs(frame, foreground)
-        binary = kit is not None and kit.binary_d4
         outcomes = [
             self._read_blob(frame, blob, _as_kit_die(blob, call, kit), kit) for blob, call in blobs
         ]
-        read = self._read_d4s(frame, outcomes, binary)
+        read = self._read_d4s(frame, outcomes, _reads_tips(kit))
         implements = [outcome for outcome in read if isinstance(outcome, Implement)]
         refusals = [outcome for outcome in read if isinstance(outcome, Refusal)]
         if kit is not None:
@@ -103,7 +102,7 @@ class Reader:
     def _read_blob(
         self, frame: Image, blob: Blob, call: ShapeCall, kit: Kit | None
     ) -> Implement | Refusal | _D4:
-        binary = kit is not None and kit.binary_d4
+        binary = _reads_tips(kit)
         if call.shape is Shape.HAND:
             return Refusal(Reason.HAND, blob.box)
         if blob.touches_border or blob.outside_mm >= ON_RIM_MM:
@@ -202,6 +201,11 @@ class Reader:
         if pips.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
+
+
+def _reads_tips(kit: Kit | None) -> bool:
+    """Whether the kit's d4s are binary: read by their painted tips, not numerals."""
+    return kit is not None and kit.binary_d4
 
 
 def _as_kit_die(blob: Blob, call: ShapeCall, kit: Kit | None) -> ShapeCall:

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.segment import Blob, change_from_empty, log_picture
+from vision.segment import Blob, change_from_empty, channel_median, log_picture
 from vision.tray import Image, Tray
 
 APEX_RATIO = float(np.sqrt(2.0 / 3.0))  # height of the top point / edge
@@ -316,7 +316,7 @@ def _unpainted(
     out."""
     inside = np.zeros(lab.shape[:2], np.uint8)
     cv2.drawContours(inside, [blob.contour - np.array(origin)], -1, 1, -1)
-    body = np.median(lab[inside > 0], axis=0)
+    body = channel_median(lab[inside > 0])
     far = np.sqrt(((lab - body) ** 2).sum(axis=2)) > PAINT_DISTANCE
     return np.asarray(1.0 - (far & (inside > 0)), np.float32)
 
