@@ -34,6 +34,8 @@ BARE = PLAIN_CONTRAST - 10
         ({"top": [BARE, BARE], "0": [PAINT], "1": [18.0], "2": [PAINT, PAINT]}, PLAIN),
         # a bare corner on the felt in one face, far less unlike its face than the paint
         ({"top": [120.0, 130.0], "0": [125.0], "1": [BARE, 45.0], "2": [BARE]}, MARKED),
+        # a bare corner shaded past PLAIN_CONTRAST in both faces, the paint five times as far
+        ({"top": [120.0, 130.0], "0": [125.0], "1": [24.0, 26.0], "2": [BARE]}, MARKED),
     ],
 )
 def test_two_painted_tips_give_the_face(contrasts: dict[str, list[float]], face: str) -> None:
