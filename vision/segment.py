@@ -173,27 +173,30 @@ class Segmenter:
         bridged = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_CLOSE, self._bridge), np.uint8)
         paint = ((self._texture_kept(detail) < TEXTURE_KEPT) * 255).astype(np.uint8)
         hidden = np.asarray(darker & paint, np.uint8)
-        mask = strong | (bridged & hidden) | self._dark_implements(hidden & (255 - strong))
+        mask = strong | (bridged & hidden) | self._dark_implements(hidden, strong)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         return _filled(np.asarray(mask, np.uint8))
 
-    def _dark_implements(self, hidden: Mask) -> Mask:
-        """Darkenings that hide the felt's texture and hold a whole implement on the floor.
+    def _dark_implements(self, hidden: Mask, strong: Mask) -> Mask:
+        """Darkenings that hide the felt's texture and hold a whole implement on the floor
+        (``hidden``; ``strong``: the changes kept anyway).
 
         A black stick or die on a dark grey felt darkens it without changing its hue, as a
         shadow does; but a shadow keeps the felt's texture, and none is as wide and as long
         as a stick on its own, or as wide as a die's top all round: a region where a band of
         a stick's width (less its blurred sides) runs the stick's length (less its ends), or
-        with a die's inner circle (less its blurred sides), is an implement.
+        with a die's inner circle (less its blurred sides), is an implement. A dark die's
+        own marks (painted tips, numerals, pips: changes too small to be an implement) are
+        part of it: without its white tips, a black d4's faces are a triangle with its
+        corners cut off, too far from convex to be a die.
         """
         # Searched at half the analysis size: the texture test is noisy pixel by pixel, and
         # the averaging closes its small holes and drops its specks.
-        halved = cv2.resize(
-            hidden & self._floor, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA
-        )
-        coarse = np.asarray((halved > 127) * 255, np.uint8)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
+        dark = np.asarray(hidden & (255 - strong), np.uint8)
+        coarse = _halved(dark & self._floor)
         px_per_mm = self._px_per_mm * 0.5
+        coarse |= _small_marks(_halved(strong), MIN_BLOB_MM2 * px_per_mm**2)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
         smallest = DARK_DIE_MM2 * px_per_mm**2
         found = np.zeros_like(coarse)
         for label in range(1, count):
@@ -205,10 +208,8 @@ class Segmenter:
                 found[y : y + h, x : x + w][region > 0] = 255
         if not found.any():
             return np.zeros_like(hidden)
-        grown = cv2.resize(
-            found, (hidden.shape[1], hidden.shape[0]), interpolation=cv2.INTER_NEAREST
-        )
-        return np.asarray(cv2.dilate(grown, np.ones((3, 3), np.uint8)), np.uint8) & hidden
+        grown = cv2.resize(found, (dark.shape[1], dark.shape[0]), interpolation=cv2.INTER_NEAREST)
+        return np.asarray(cv2.dilate(grown, np.ones((3, 3), np.uint8)), np.uint8) & dark
 
     def _texture_kept(self, detail: NDArray[np.float32]) -> NDArray[np.float32]:
         """Local correlation of the felt's fine texture (``detail``: see :func:`_detail`)
@@ -407,6 +408,20 @@ def _floor_patches(floor: Mask) -> list[tuple[int, int]]:
                 patches.append((x, y))
     step = max(1, -(-len(patches) // SHIFT_PATCHES))
     return patches[::step]
+
+
+def _halved(mask: Mask) -> Mask:
+    """A mask at half its size, a pixel set where most of the four it covers were."""
+    halved = cv2.resize(mask, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    return np.asarray((halved > 127) * 255, np.uint8)
+
+
+def _small_marks(mask: Mask, largest_px: float) -> Mask:
+    """The parts of a mask smaller than ``largest_px`` pixels."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    small = stats[:, cv2.CC_STAT_AREA] < largest_px
+    small[0] = False  # the background
+    return np.asarray(small[labels] * 255, np.uint8)
 
 
 def _holds_an_implement(region: Mask, px_per_mm: float) -> bool:
