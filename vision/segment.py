@@ -194,6 +194,8 @@ class Segmenter:
         # the averaging closes its small holes and drops its specks.
         dark = np.asarray(hidden & (255 - strong), np.uint8)
         coarse = _halved(dark & self._floor)
+        if not coarse.any():  # marks alone are too small to hold an implement
+            return np.zeros_like(hidden)
         px_per_mm = self._px_per_mm * 0.5
         coarse |= _small_marks(_halved(strong), MIN_BLOB_MM2 * px_per_mm**2)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
