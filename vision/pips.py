@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.segment import Blob
+from vision.segment import Blob, channel_median
 from vision.tray import Image
 
 PIP_DIAMETER_MM = (2.0, 5.0)
@@ -142,7 +142,7 @@ def face_of_one_colour(lab: NDArray[np.float32], inside: Mask, seed: Mask) -> Ma
     """
     if np.count_nonzero(seed) < 9:
         return None
-    reference = np.median(lab[seed > 0], axis=0)
+    reference = channel_median(lab[seed > 0])
     distance = np.sqrt(((lab - reference) ** 2).sum(axis=2))
     alike = ((distance < FACE_COLOUR_DISTANCE) & (inside > 0)).astype(np.uint8)
     alike = cv2.morphologyEx(alike, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -165,7 +165,7 @@ def signed_contrast(lab: NDArray[np.float32], face: Mask) -> NDArray[np.float32]
     Pips are white or black; on a coloured body they differ in hue as much as in lightness
     (pale pips on a red die are barely lighter than it), so the whole distance counts.
     """
-    difference = lab - np.median(lab[face > 0], axis=0)
+    difference = lab - channel_median(lab[face > 0])
     distance = np.sqrt((difference**2).sum(axis=2))
     return np.asarray(np.where(difference[..., 0] < 0, -distance, distance), np.float32)
 

@@ -296,7 +296,8 @@ class Segmenter:
     def _felt_median(self, small: Image) -> NDArray[np.float64]:
         step = FELT_SAMPLING
         floor = self._floor[::step, ::step] > 0
-        return np.asarray(np.median(small[::step, ::step][floor], axis=0), np.float64)
+        felt = small[::step, ::step][floor].astype(np.float32)
+        return np.asarray(channel_median(felt), np.float64)
 
     def foreground(self, frame: Image) -> Foreground:
         """The implements' blobs, once the frame is moved back onto the empty tray and
