@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from random import Random
 
 import cv2
 import numpy as np
@@ -15,12 +16,20 @@ from vision.guided import flat_examples
 from vision.kit import kit_named
 from vision.numerals import Glyph
 from vision.observation import Kind, Observation, Reason
+from vision.polygons import convex_gap
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
 from vision.segment import Segmenter
 from vision.settle import Agreement, Scene, SettleDetector, SettledReading
 from vision.shapes import Shape, classify
-from vision.synthetic import SyntheticScene, scene
+from vision.synthetic import (
+    CLEAN_GAP_MM,
+    STICK_SIZE_MM,
+    YESNO_SIZE_MM,
+    SyntheticScene,
+    _Placer,
+    scene,
+)
 from vision.tray import Tray, calibrate
 from vision.watcher import ThrowWatcher
 
@@ -64,6 +73,25 @@ def _read(
     made = scene(seed, kit, trouble)
     observation = Reader(calibrate(made.empty), profile).read(made.frame, kit_named(kit))
     return made, observation
+
+
+def _outline(place: tuple[float, float, float], size: tuple[float, float]) -> np.ndarray:
+    return np.asarray(cv2.boxPoints((place[:2], size, place[2])), np.float32)
+
+
+def test_clean_generated_throws_keep_their_implements_apart() -> None:
+    """Parallel sticks laid at opposite slants close in towards one end: a clean throw's
+    label must not ask for the reading of sticks touching or within 2 mm."""
+    nearest = np.inf
+    for seed in range(400):
+        placer = _Placer(Random(seed))
+        sticks = [_outline(placer.narrow(STICK_SIZE_MM), STICK_SIZE_MM) for _ in range(4)]
+        gaps = [convex_gap(a, b) for i, a in enumerate(sticks) for b in sticks[i + 1 :]]
+        die = placer.place(20)  # a d4 beside the yes/no stick, as in the Ur kit
+        stick = _outline(placer.narrow(YESNO_SIZE_MM), YESNO_SIZE_MM)
+        gaps.append(-cv2.pointPolygonTest(stick, die[:2], True) - 20)
+        nearest = min(nearest, *gaps)
+    assert nearest > CLEAN_GAP_MM
 
 
 @pytest.mark.parametrize("seed", range(8))

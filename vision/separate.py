@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 
 from vision.features import face_band
 from vision.observation import Kind
+from vision.polygons import convex_gap
 from vision.segment import STICK_MM, Blob, Mask, Segmenter
 from vision.shapes import STICK_FLAT_WIDTH, YESNO_MM, Shape, classify
 from vision.tray import ANALYSIS_SCALE, Image
@@ -275,19 +276,9 @@ def _overlap(a: RotatedRect, b: RotatedRect) -> float:
 def _apart(rects: list[RotatedRect], px_per_mm: float) -> bool:
     corners = [np.asarray(cv2.boxPoints(r), np.float32) for r in rects]
     return all(
-        _gap(corners[i], corners[j]) >= MIN_GAP_MM * px_per_mm
+        convex_gap(corners[i], corners[j]) >= MIN_GAP_MM * px_per_mm
         for i in range(len(rects))
         for j in range(i + 1, len(rects))
-    )
-
-
-def _gap(a: NDArray[np.float32], b: NDArray[np.float32]) -> float:
-    """Distance between two convex quadrilaterals; 0 when they cross."""
-    if cv2.intersectConvexConvex(a, b)[0] > 0:
-        return 0.0
-    return min(
-        min(abs(cv2.pointPolygonTest(b, (float(p[0]), float(p[1])), True)) for p in a),
-        min(abs(cv2.pointPolygonTest(a, (float(p[0]), float(p[1])), True)) for p in b),
     )
 
 

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.polygons import convex_gap
 from vision.tray import CAMERA_HEIGHT_MM, Image
 
 SIZE = (1200, 900)
@@ -41,6 +42,9 @@ PIPS = {
 }
 CARD_MM = 30.0  # printed corner marker cards
 TROUBLES = ("on-edge", "off-tray", "hand", "touching", "cocked")
+STICK_SIZE_MM = (120.0, 16.0)
+YESNO_SIZE_MM = (150.0, 20.0)
+CLEAN_GAP_MM = 2.0  # nearer, the development set calls implements "touching"
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,7 @@ def _stick(
     look: str,
     place: tuple[float, float, float],
     face: str,
-    size: tuple[float, float] = (120, 16),
+    size: tuple[float, float] = STICK_SIZE_MM,
 ) -> list[int]:
     marked, band, plain = LOOKS[look]
     polygon = canvas.rectangle(place[:2], size, place[2])
@@ -170,7 +174,7 @@ def _bands(
 
 
 def _yesno(canvas: _Canvas, place: tuple[float, float, float], face: str) -> list[int]:
-    size = (150.0, 20.0)
+    size = YESNO_SIZE_MM
     polygon = canvas.rectangle(place[:2], size, place[2])
     canvas.shadow(polygon)
     if face == "edge":
@@ -477,11 +481,16 @@ def _hand(canvas: _Canvas) -> list[int]:
 
 
 class _Placer:
-    """Random places on the floor, apart from one another unless told otherwise."""
+    """Random places on the floor, apart from one another unless told otherwise.
+
+    Implements drawn as a clean throw lie more than ``CLEAN_GAP_MM`` apart: the development
+    set calls implements within 2 mm of one another ``touching``, a throw that may be read
+    or refused, so a clean throw's label must not ask for the reading of one."""
 
     def __init__(self, rng: Random) -> None:
         self.rng = rng
         self.taken: list[tuple[float, float, float]] = []
+        self.outlines: list[NDArray[np.float32]] = []  # floor millimetres
 
     def place(self, reach_mm: float) -> tuple[float, float, float]:
         for _ in range(200):
@@ -492,19 +501,37 @@ class _Placer:
                 else self.rng.uniform(40, 260)
             )
             if all(np.hypot(x - a, y - b) > reach_mm + r + 8 for a, b, r in self.taken):
-                self.taken.append((x, y, reach_mm))
+                self._take((x, y, reach_mm), _disc(x, y, reach_mm))
                 return x, y, self.rng.uniform(0, 180)
         raise RuntimeError("no room left on the tray")  # pragma: no cover
 
-    def narrow(self, reach_mm: float) -> tuple[float, float, float]:
+    def narrow(self, size_mm: tuple[float, float]) -> tuple[float, float, float]:
         """Sticks and the yes/no stick need room only along their width when laid parallel."""
+        reach_mm = size_mm[0] / 2
         for _ in range(200):
             x = self.rng.uniform(90, FLOOR_MM[0] - 90)
             y = self.rng.uniform(30, FLOOR_MM[1] - 30)
             if all(abs(y - b) > 32 or abs(x - a) > reach_mm + r + 8 for a, b, r in self.taken):
-                self.taken.append((x, y, reach_mm))
-                return x, y, self.rng.uniform(-12, 12)
+                # Laid at opposite slants, parallel sticks close in towards one end.
+                angle = self.rng.uniform(-12, 12)
+                outline = np.asarray(cv2.boxPoints(((x, y), size_mm, angle)), np.float32)
+                if all(convex_gap(outline, other) > CLEAN_GAP_MM for other in self.outlines):
+                    self._take((x, y, reach_mm), outline)
+                    return x, y, angle
         raise RuntimeError("no room left on the tray")  # pragma: no cover
+
+    def _take(self, place: tuple[float, float, float], outline: NDArray[np.float32]) -> None:
+        self.taken.append(place)
+        self.outlines.append(outline)
+
+
+def _disc(x: float, y: float, radius: float) -> NDArray[np.float32]:
+    """A regular polygon around a disc, as an outline."""
+    turns = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    reach = radius / np.cos(np.pi / 16)
+    return np.stack([x + reach * np.cos(turns), y + reach * np.sin(turns)], axis=1).astype(
+        np.float32
+    )
 
 
 def scene(
@@ -541,7 +568,7 @@ def scene(
             face = faces[index]
         if trouble == "on-edge" and index == 0:
             face = "edge"
-        place = placer.narrow(60)
+        place = placer.narrow(STICK_SIZE_MM)
         objects.append({"kind": "stick", "face": face, "bbox": _stick(canvas, look, place, face)})
     if kit in ("ur", "ur-nostick"):
         value = rng.randint(1, 4)
@@ -563,7 +590,11 @@ def scene(
         if faces is not None and face != "edge":
             face = faces[0]
         objects.append(
-            {"kind": "yesno", "face": face, "bbox": _yesno(canvas, placer.narrow(75), face)}
+            {
+                "kind": "yesno",
+                "face": face,
+                "bbox": _yesno(canvas, placer.narrow(YESNO_SIZE_MM), face),
+            }
         )
     if kit == "modern":
         for index in range(2):
