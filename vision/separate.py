@@ -51,6 +51,9 @@ SHADOW_MM = 14.0
 BLUR_MM = 3.0
 SHADE = 0.85  # what is cut away must be darker than the empty tray there: a shadow
 FACE_MARGIN_MM = 1.5  # kept on each side of the face: blur and the sides seen in perspective
+# Taken away on each side of a stick found, to see what else the outline holds: its blurred
+# side and most of its shadow, less than a neighbour a few millimetres away.
+BESIDE_MM = 8.0
 SAME_STICK_OVERLAP = 0.3  # rectangles overlapping this much (of the smaller) are one stick
 
 RotatedRect = tuple[tuple[float, float], tuple[float, float], float]
@@ -82,7 +85,13 @@ def separated(frame: Image, blob: Blob, segmenter: Segmenter) -> list[Blob] | No
     origin = np.array([x - pad, y - pad], np.int32)
     region = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     cv2.drawContours(region, [contour - origin], -1, 1, cv2.FILLED)
-    sticks = _distinct(_fits(region, contour - origin, px_per_mm))
+    small = _search_size(region)
+    fits = _fits(small, _edge_angles(contour - origin, px_per_mm), px_per_mm)
+    sticks = _distinct(fits)
+    if len(sticks) == 1:
+        rest = _rest_angle(region, sticks[0], px_per_mm)
+        if rest is not None:
+            sticks = _distinct(fits + _fits(small, [rest], px_per_mm))
     if len(sticks) < 2:
         return None
     rects = _placed_apart(sticks)
@@ -192,7 +201,7 @@ def _shade(frame: Image, empty: Image, cut: Mask, origin: NDArray[np.int32]) -> 
     return bool(seen < SHADE * before)
 
 
-def _fits(region: Mask, contour: NDArray[np.int32], px_per_mm: float) -> list[_Fits]:
+def _search_size(region: Mask) -> NDArray[np.float32]:
     small = cv2.resize(
         region.astype(np.float32),
         None,
@@ -200,11 +209,41 @@ def _fits(region: Mask, contour: NDArray[np.int32], px_per_mm: float) -> list[_F
         fy=SEARCH_SCALE,
         interpolation=cv2.INTER_AREA,
     )
+    return np.asarray(small, np.float32)
+
+
+def _fits(small: NDArray[np.float32], angles: list[float], px_per_mm: float) -> list[_Fits]:
+    """Where a stick's rectangle fits in the outline (``small``: at the search size), at
+    each of ``angles`` and a little either side."""
     found = []
-    for base in _edge_angles(contour, px_per_mm):
+    for base in angles:
         for step in ANGLE_STEPS_DEG:
-            found.extend(_fits_along(np.asarray(small, np.float32), base + step, px_per_mm))
+            found.extend(_fits_along(small, base + step, px_per_mm))
     return found
+
+
+def _rest_angle(region: Mask, stick: _Fits, px_per_mm: float) -> float | None:
+    """The direction of what the outline holds besides ``stick`` and its shadow, when that
+    is as long as a straight stretch that gives an angle (``EDGE_MM``).
+
+    A stick's long side seen ragged (its shadow's edge cut by the bands' shade) gives no
+    straight stretch of the outline; the rest of the outline, once the stick found is
+    taken away, still lies along it."""
+    whole = _whole_stick(stick.middle, px_per_mm)
+    around = (whole[1][0] + 2 * BLUR_MM * px_per_mm, whole[1][1] + 2 * BESIDE_MM * px_per_mm)
+    rest = region.copy()
+    cv2.fillConvexPoly(
+        rest, np.round(cv2.boxPoints((whole[0], around, whole[2]))).astype(np.int32), 0
+    )
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(rest)
+    if count < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    points = cv2.findNonZero((labels == largest).astype(np.uint8))
+    (_, _), (width, height), angle = cv2.minAreaRect(points)
+    if max(width, height) < EDGE_MM * px_per_mm:
+        return None
+    return float((angle if width >= height else angle + 90.0) % 180.0)
 
 
 def _edge_angles(contour: NDArray[np.int32], px_per_mm: float) -> list[float]:
