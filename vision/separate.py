@@ -202,6 +202,8 @@ def _shade(frame: Image, empty: Image, cut: Mask, origin: NDArray[np.int32]) -> 
 
 
 def _search_size(region: Mask) -> NDArray[np.float32]:
+    """The outline at the search's scale (``SEARCH_SCALE``): each pixel the share of it
+    inside. Made once per blob, for every direction searched."""
     small = cv2.resize(
         region.astype(np.float32),
         None,
