@@ -61,7 +61,13 @@ class SyntheticScene:
 
 
 class _Canvas:
-    def __init__(self, rng: Random, tray_seed: int | None = None, markers: bool = False) -> None:
+    def __init__(
+        self,
+        rng: Random,
+        tray_seed: int | None = None,
+        markers: bool = False,
+        felt: tuple[int, int, int] | None = None,
+    ) -> None:
         self.rng = rng
         self.markers = markers
         self.origin = (
@@ -69,10 +75,11 @@ class _Canvas:
             (SIZE[1] - FLOOR_MM[1] * PX_PER_MM) / 2,
         )
         if tray_seed is None:
-            self.felt = rng.choice(FELTS)
+            drawn = rng.choice(FELTS)  # drawn even when chosen: the rest of the scene stays
+            self.felt = felt or drawn
             self.image = self._empty_tray(rng)
         else:  # one tray for many throws, drawn once
-            self.felt, tray = _shared_tray(tray_seed, markers)
+            self.felt, tray = _shared_tray(tray_seed, markers, felt)
             self.image = tray.copy()
         self.shadows = np.zeros(self.image.shape[:2], np.float32)
 
@@ -127,8 +134,10 @@ class _Canvas:
 
 
 @lru_cache(maxsize=4)
-def _shared_tray(tray_seed: int, markers: bool) -> tuple[tuple[int, int, int], Image]:
-    canvas = _Canvas(Random(tray_seed), markers=markers)
+def _shared_tray(
+    tray_seed: int, markers: bool, felt: tuple[int, int, int] | None
+) -> tuple[tuple[int, int, int], Image]:
+    canvas = _Canvas(Random(tray_seed), markers=markers, felt=felt)
     return canvas.felt, canvas.image
 
 
@@ -544,9 +553,12 @@ def scene(
     tray_seed: int | None = None,
     look: str | None = None,
     markers: bool = False,
+    felt: tuple[int, int, int] | None = None,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
-    ``markers`` puts the printed corner markers on the floor.
+    ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
+    colour instead of one of FELTS (``WOOD``: the plain faces of decorated sticks and the
+    yes/no stick's "no" face are then seen only by the felt's texture they hide).
 
     ``faces`` ("MMPP", one letter per stick, or the yes/no stick's) and ``values`` (the d6s,
     or the d4) choose what the implements show instead of drawing it; scenes with the same
@@ -554,7 +566,7 @@ def scene(
     ``look`` (one of LOOKS) is the set of sticks.
     """
     rng = Random(seed)
-    canvas = _Canvas(rng, tray_seed, markers)
+    canvas = _Canvas(rng, tray_seed, markers, felt)
     empty = canvas.image.copy()
     placer = _Placer(rng)
     drawn_look = rng.choice(list(LOOKS))
