@@ -15,7 +15,7 @@ from vision.features import face_features, stick_strip
 from vision.guided import flat_examples
 from vision.kit import kit_named
 from vision.numerals import Glyph
-from vision.observation import Kind, Observation, Reason
+from vision.observation import NO, Kind, Observation, Reason
 from vision.polygons import convex_gap
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
@@ -25,6 +25,7 @@ from vision.shapes import Shape, classify
 from vision.synthetic import (
     CLEAN_GAP_MM,
     STICK_SIZE_MM,
+    WOOD,
     YESNO_SIZE_MM,
     SyntheticScene,
     _Placer,
@@ -177,6 +178,36 @@ def test_a_black_die_on_a_dark_felt_is_found(kit: str, seed: int) -> None:
         x0, y0, x1, y1 = die["bbox"]
         assert any(b.box.x0 <= (x0 + x1) / 2 <= b.box.x1 for b in blobs)
         assert any(b.box.y0 <= (y0 + y1) / 2 <= b.box.y1 for b in blobs)
+
+
+@pytest.mark.parametrize(
+    ("seed", "kit", "faces"),
+    [(0, "ur", "P"), (1, "ur", "P"), (0, "sticks4", "PPPP"), (1, "sticks3", None)],
+)
+def test_sticks_of_the_felts_own_colour_are_seen(
+    seed: int, kit: str, faces: str | None, d4_profile: Profile
+) -> None:
+    """Bare wood on a felt of its colour is neither lighter, darker nor of another hue: only
+    the felt's texture it hides shows it. Unseen, a plain yes/no stick made the throw read
+    as one without it."""
+    made = scene(seed, kit, faces=faces, look="decorated", felt=WOOD)
+    observation = Reader(calibrate(made.empty), d4_profile).read(made.frame, kit_named(kit))
+    assert not observation.refused, observation.summary()
+    sticks = [o["face"] for o in made.objects if o["kind"] == "stick"]
+    assert sorted(str(item.face) for item in observation.of_kind(Kind.STICK)) == sorted(sticks)
+    thrown = [o["face"] for o in made.objects if o["kind"] == "yesno"]
+    assert [item.face for item in observation.of_kind(Kind.YESNO)] == [NO] * len(thrown)
+
+
+@pytest.mark.parametrize("felt", [None, WOOD])
+def test_a_picture_without_the_felts_texture_holds_no_stick(
+    felt: tuple[int, int, int] | None,
+) -> None:
+    """A smudged lens hides the felt's texture everywhere: one region as large as the
+    floor, which is no stick of the felt's colour."""
+    made = scene(0, "sticks4", felt=felt)
+    smudged = np.asarray(cv2.GaussianBlur(made.empty, (0, 0), 3.0), np.uint8)
+    assert Segmenter(calibrate(made.empty)).foreground(smudged).blobs == ()
 
 
 def _centre_grey(frame: np.ndarray, box: list[int]) -> float:

@@ -38,6 +38,16 @@ DARK_DIE_CORE_MM = 4.5
 DARK_DIE_MM2 = 120.0
 DARK_DIE_MAX_MM2 = 700.0  # a d4 of 30 mm with its sides, a d6 of 18 mm with two
 DARK_DIE_SOLIDITY = 0.7
+# A stick of the felt's own colour (bare wood on a beige felt) only hides the felt's texture:
+# a region that hides it, a stick's or the yes/no stick's size (with what blur and chance
+# matches add or take), once the chance matches narrower than a stick's face are opened away.
+PALE_STICK_MM2 = (0.6 * 120.0 * 16.0, 1.3 * 150.0 * 20.0)
+PALE_OPENING_MM = 12.0
+# The rectangle of such a region: a stick's length to the yes/no stick's, at most its width
+# (as ``vision.shapes`` measures blobs, the sides seen in perspective and blur included).
+PALE_STICK_LENGTH_MM = (100.0, 182.0)
+PALE_STICK_WIDTH_MM = 32.0
+PALE_FOUND_SHARE = 0.3  # a region this much changed anyway is an implement already found
 # A tray nudged by a throw, or a camera that shook, moves the picture a few pixels from the
 # empty tray's: the felt's fine texture, matched patch by patch, tells by how much.
 SHIFT_REACH = 6  # analysis pixels either way: 12 picture pixels, about 4 mm
@@ -174,6 +184,7 @@ class Segmenter:
         paint = ((self._texture_kept(detail) < TEXTURE_KEPT) * 255).astype(np.uint8)
         hidden = np.asarray(darker & paint, np.uint8)
         mask = strong | (bridged & hidden) | self._dark_implements(hidden, strong)
+        mask |= self._pale_sticks(np.asarray(paint & (255 - darker), np.uint8), strong)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         return _filled(np.asarray(mask, np.uint8))
 
@@ -212,6 +223,55 @@ class Segmenter:
             return np.zeros_like(hidden)
         grown = cv2.resize(found, (dark.shape[1], dark.shape[0]), interpolation=cv2.INTER_NEAREST)
         return np.asarray(cv2.dilate(grown, np.ones((3, 3), np.uint8)), np.uint8) & dark
+
+    def _pale_sticks(self, paint: Mask, strong: Mask) -> Mask:
+        """Sticks of the felt's own colour: neither lighter, darker nor of another hue, they
+        only hide the felt's texture (``paint``: where it is hidden without darkening, which
+        shadows and paint bands do; ``strong``: the changes kept anyway).
+
+        Without them, a plain yes/no stick on a felt of its wood went unseen and the throw
+        read as one without it. A region of the floor that hides the texture and is not
+        otherwise changed, of a stick's size, that holds a stick's band along a stick's
+        length once the texture's chance mismatches are opened away, is a stick: the
+        rectangle of the region's moments is added (its outline is as ragged as the chance
+        mismatches along it). A felt without texture hides none everywhere: one region,
+        too large to be a stick.
+        """
+        px_per_mm = self._px_per_mm * 0.5
+        coarse = _halved(np.asarray(paint & (255 - strong) & self._floor, np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
+        smallest, largest = (a * px_per_mm**2 for a in PALE_STICK_MM2)
+        size = max(3, round(PALE_OPENING_MM * px_per_mm) | 1)
+        opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        changed = _halved(strong)
+        found = np.zeros_like(coarse)
+        for label in range(1, count):
+            if not smallest <= stats[label, cv2.CC_STAT_AREA] <= largest:
+                continue
+            x, y, w, h = (int(v) for v in stats[label, :4])
+            region = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
+            # Room around the region, so that the opening's erosion also works from outside.
+            region = cv2.copyMakeBorder(
+                _filled(region), size, size, size, size, cv2.BORDER_CONSTANT
+            )
+            region = np.asarray(cv2.morphologyEx(region, cv2.MORPH_OPEN, opening), np.uint8)
+            if not region.any() or not _holds_a_stick(region, px_per_mm):
+                continue
+            stick = np.zeros_like(coarse)
+            corners, sides = _moment_rectangle(region)
+            length, width = (side / px_per_mm for side in sides)
+            if not (PALE_STICK_LENGTH_MM[0] <= length <= PALE_STICK_LENGTH_MM[1]) or (
+                width > PALE_STICK_WIDTH_MM
+            ):
+                continue
+            corner = np.array([x - size, y - size], np.int32)  # of the padded region
+            cv2.fillPoly(stick, [corners + corner], 255)
+            if float(np.mean(changed[stick > 0] > 0)) <= PALE_FOUND_SHARE:
+                found |= stick
+        if not found.any():
+            return np.zeros_like(paint)
+        size_px = (paint.shape[1], paint.shape[0])
+        return np.asarray(cv2.resize(found, size_px, interpolation=cv2.INTER_NEAREST), np.uint8)
 
     def _texture_kept(self, detail: NDArray[np.float32]) -> NDArray[np.float32]:
         """Local correlation of the felt's fine texture (``detail``: see :func:`_detail`)
@@ -435,14 +495,37 @@ def _holds_an_implement(region: Mask, px_per_mm: float) -> bool:
     inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
     if float(inside.max()) >= DARK_DIE_CORE_MM * px_per_mm and _die_shaped(region, px_per_mm):
         return True
-    if region.sum() < 0.7 * STICK_MM[0] * STICK_MM[1] * px_per_mm**2:
-        return False
+    return region.sum() >= 0.7 * STICK_MM[0] * STICK_MM[1] * px_per_mm**2 and _holds_a_stick(
+        region, px_per_mm
+    )
+
+
+def _holds_a_stick(region: Mask, px_per_mm: float) -> bool:
+    """Whether a region (1 inside, no holes) holds a band a stick's width less its blurred
+    sides (12 mm) along a stick's length less its ends (92 mm)."""
+    padded = cv2.copyMakeBorder(region, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
     core = inside >= (STICK_MM[1] - 4.0) / 2 * px_per_mm
     points = cv2.findNonZero(core.astype(np.uint8))
     if points is None:
         return False
     (_, _), (cw, ch), _ = cv2.minAreaRect(points)
     return bool(max(cw, ch) >= (STICK_MM[0] - STICK_MM[1] - 12.0) * px_per_mm)
+
+
+def _moment_rectangle(region: Mask) -> tuple[Contour, tuple[float, float]]:
+    """The corners and the sides (length, width) of the rectangle with a region's centre and
+    second moments (a filled rectangle's variance along a side is its length squared over
+    12)."""
+    moments = cv2.moments(region, binaryImage=True)
+    area = moments["m00"]
+    centre = (moments["m10"] / area, moments["m01"] / area)
+    spread = np.array([[moments["mu20"], moments["mu11"]], [moments["mu11"], moments["mu02"]]])
+    variances, axes = np.linalg.eigh(spread / area)
+    length, width = (float(np.sqrt(12.0 * max(v, 0.0))) for v in variances[::-1])
+    angle = float(np.degrees(np.arctan2(axes[1, 1], axes[0, 1])))
+    corners = cv2.boxPoints((centre, (length, width), angle))
+    return np.asarray(np.round(corners), np.int32), (length, width)
 
 
 def _die_shaped(region: Mask, px_per_mm: float) -> bool:
