@@ -239,33 +239,32 @@ class Segmenter:
         """
         px_per_mm = self._px_per_mm * 0.5
         coarse = _halved(np.asarray(paint & (255 - strong) & self._floor, np.uint8))
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
+        # Outlines rather than labelled components: a tenth of the time, holes filled.
+        outlines, _ = cv2.findContours(coarse, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         smallest, largest = (a * px_per_mm**2 for a in PALE_STICK_MM2)
         size = max(3, round(PALE_OPENING_MM * px_per_mm) | 1)
         opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-        changed = _halved(strong)
         found = np.zeros_like(coarse)
-        for label in range(1, count):
-            if not smallest <= stats[label, cv2.CC_STAT_AREA] <= largest:
+        changed: Mask | None = None
+        for outline in outlines:
+            if not smallest <= cv2.contourArea(outline) <= largest:
                 continue
-            x, y, w, h = (int(v) for v in stats[label, :4])
-            region = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
+            x, y, w, h = cv2.boundingRect(outline)
             # Room around the region, so that the opening's erosion also works from outside.
-            region = cv2.copyMakeBorder(
-                _filled(region), size, size, size, size, cv2.BORDER_CONSTANT
-            )
+            region = np.zeros((h + 2 * size, w + 2 * size), np.uint8)
+            cv2.drawContours(region, [outline], -1, 255, cv2.FILLED, offset=(size - x, size - y))
             region = np.asarray(cv2.morphologyEx(region, cv2.MORPH_OPEN, opening), np.uint8)
             if not region.any() or not _holds_a_stick(region, px_per_mm):
                 continue
-            stick = np.zeros_like(coarse)
             corners, sides = _moment_rectangle(region)
             length, width = (side / px_per_mm for side in sides)
             if not (PALE_STICK_LENGTH_MM[0] <= length <= PALE_STICK_LENGTH_MM[1]) or (
                 width > PALE_STICK_WIDTH_MM
             ):
                 continue
-            corner = np.array([x - size, y - size], np.int32)  # of the padded region
-            cv2.fillPoly(stick, [corners + corner], 255)
+            stick = np.zeros_like(coarse)
+            cv2.fillPoly(stick, [corners + np.array([x - size, y - size], np.int32)], 255)
+            changed = _halved(strong) if changed is None else changed
             if float(np.mean(changed[stick > 0] > 0)) <= PALE_FOUND_SHARE:
                 found |= stick
         if not found.any():
