@@ -73,6 +73,54 @@ def test_an_unmoved_picture_is_left_as_it_is() -> None:
     assert segmenter.aligned(made.frame) is made.frame
 
 
+def _turned(image: Image, degrees: float) -> Image:
+    """The picture as the camera sees it once the tray turned about the picture's middle
+    (counterclockwise on screen); Lanczos interpolation, the least blurring."""
+    height, width = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
+    turned = cv2.warpAffine(
+        image, turn, (width, height), flags=cv2.INTER_LANCZOS4, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(turned, np.uint8)
+
+
+@pytest.mark.parametrize(("seed", "kit"), [(1, "sticks4"), (2, "modern"), (8, "ur")])
+@pytest.mark.parametrize("degrees", [0.5, -1.5])
+def test_a_throw_turned_by_a_knock_is_read_as_if_it_had_not_turned(
+    seed: int, kit: str, degrees: float
+) -> None:
+    """Moved back by whole pixels only, the rim's edges of a tray turned by half a degree
+    stood out as implements leaning on it, and every such throw was refused."""
+    made = scene(seed, kit)
+    reader = Reader(calibrate(made.empty), default_profile())
+    turned = _turned(made.frame, degrees)
+    assert reader.segmenter.turn(turned) == pytest.approx(degrees, abs=0.05)
+    _assert_read_alike(reader, made.frame, turned, kit)
+
+
+def test_a_turned_throws_boxes_are_where_it_lies_in_the_picture() -> None:
+    """Placed by how far the picture's middle moved: within a few pixels of where the turn
+    took each implement."""
+    made = scene(1, "sticks4")
+    reader = Reader(calibrate(made.empty), default_profile())
+    still = reader.read(made.frame, kit_named("sticks4")).implements
+    turned = reader.read(_turned(made.frame, 1.0), kit_named("sticks4")).implements
+    turn = cv2.getRotationMatrix2D((made.frame.shape[1] / 2, made.frame.shape[0] / 2), 1.0, 1.0)
+    for before, after in zip(still, turned, strict=True):
+        centre = turn @ np.array(
+            [(before.box.x0 + before.box.x1) / 2, (before.box.y0 + before.box.y1) / 2, 1.0]
+        )
+        assert abs((after.box.x0 + after.box.x1) / 2 - centre[0]) <= 4
+        assert abs((after.box.y0 + after.box.y1) / 2 - centre[1]) <= 4
+
+
+def test_an_unturned_picture_tells_no_turn() -> None:
+    made = scene(2, "modern")
+    segmenter = Segmenter(calibrate(made.empty))
+    assert segmenter.turn(made.frame) == 0.0
+    assert segmenter.turn(_moved(made.frame, 3, -2)) == 0.0
+
+
 def test_a_felt_without_texture_tells_no_shift() -> None:
     """Nothing to match: the picture is compared as it is rather than moved at random."""
     made = scene(1, "sticks4")
@@ -84,6 +132,7 @@ def test_a_felt_without_texture_tells_no_shift() -> None:
 
     segmenter = Segmenter(calibrate(noisy(plain)))
     assert segmenter.shift(noisy(_moved(plain, 3, -2))) == (0, 0)
+    assert segmenter.turn(noisy(_turned(plain, 1.0))) == 0.0
 
 
 def _lit(image: Image, gains: tuple[float, float, float]) -> Image:

@@ -6,6 +6,7 @@ build and compare them freely.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -146,10 +147,10 @@ class Observation:
         ``factor`` times as many per millimetre."""
         if shift == (0, 0) and factor == 1.0:
             return self
+        return self.mapped(lambda box: box.moved(*shift).scaled(factor))
 
-        def place(box: Box) -> Box:
-            return box.moved(*shift).scaled(factor)
-
+    def mapped(self, place: Callable[[Box], Box]) -> Observation:
+        """The observation with each box replaced by ``place(box)``."""
         implements = tuple(replace(i, box=place(i.box)) for i in self.implements)
         refusals = tuple(
             replace(r, box=None if r.box is None else place(r.box)) for r in self.refusals

@@ -86,7 +86,10 @@ class Reader:
         # Read on the frame moved back and at the working scale; told where the implements
         # lie in the picture as it was taken.
         observation = Observation(tuple(implements), tuple(refusals))
-        return observation.placed(foreground.shift, 1.0 / self.tray.scale)
+        factor = 1.0 / self.tray.scale
+        if foreground.motion is None and factor == 1.0:
+            return observation
+        return observation.mapped(lambda box: foreground.placed(box).scaled(factor))
 
     def _blobs(self, frame: Image, foreground: Foreground) -> list[tuple[Blob, ShapeCall]]:
         """The foreground's blobs and what their shapes say, with sticks joined only by a
