@@ -1,9 +1,9 @@
 """The reader on a labelled folder whose throws were photographed after the tray moved or
-the light changed since calibration: each frame moved by whole pixels, or its channels
-scaled, before it is read (the empty trays stay as they were); by cameras of other
-resolutions: frames and empty trays resized alike, readings scaled back to the labels; and
-by a camera out of focus or noisier (frames blurred, or with noise added); and by a soft
-lens (frames and empty trays blurred alike).
+the light changed since calibration: each frame moved by whole pixels, turned about its
+middle, or its channels scaled, before it is read (the empty trays stay as they were); by
+cameras of other resolutions: frames and empty trays resized alike, readings scaled back
+to the labels; and by a camera out of focus or noisier (frames blurred, or with noise
+added); and by a soft lens (frames and empty trays blurred alike).
 
 Run: ``.venv/bin/python -m benchmarks.vision_drift DIR [--profile P] [--json]``, for
 instance on the development set. Each row is a ``companion vision evaluate`` of the whole
@@ -71,6 +71,23 @@ def resized(factor: float) -> Drift:
     return Drift(f"camera of {factor:g} times the resolution", change, factor)
 
 
+def turned(degrees: float) -> Drift:
+    def change(frame: Image) -> Image:
+        height, width = frame.shape[:2]
+        turn = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
+        out = cv2.warpAffine(
+            frame,
+            turn,
+            (width, height),
+            flags=cv2.INTER_LANCZOS4,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        return np.asarray(out, np.uint8)
+
+    # The labels' boxes are left where they were: a degree moves them by at most 13 pixels.
+    return Drift(f"turned {degrees:g} degrees", change)
+
+
 def blurred(sigma: float) -> Drift:
     def change(frame: Image) -> Image:
         return np.asarray(cv2.GaussianBlur(frame, (0, 0), sigma), np.uint8)
@@ -97,6 +114,8 @@ DRIFTS = (
     moved(1, 0),
     moved(2, 1),
     moved(-9, 7),
+    turned(0.3),
+    turned(-1.0),
     lit(0.85, 0.85, 0.85),
     lit(0.7, 0.7, 0.7),
     lit(0.9, 1.0, 1.08),
