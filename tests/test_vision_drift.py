@@ -73,11 +73,12 @@ def test_an_unmoved_picture_is_left_as_it_is() -> None:
     assert segmenter.aligned(made.frame) is made.frame
 
 
-def _turned(image: Image, degrees: float) -> Image:
+def _turned(image: Image, degrees: float, size: float = 1.0) -> Image:
     """The picture as the camera sees it once the tray turned about the picture's middle
-    (counterclockwise on screen); Lanczos interpolation, the least blurring."""
+    (counterclockwise on screen) and looks ``size`` times as large; Lanczos interpolation,
+    the least blurring."""
     height, width = image.shape[:2]
-    turn = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
+    turn = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, size)
     turned = cv2.warpAffine(
         image, turn, (width, height), flags=cv2.INTER_LANCZOS4, borderMode=cv2.BORDER_REPLICATE
     )
@@ -94,8 +95,23 @@ def test_a_throw_turned_by_a_knock_is_read_as_if_it_had_not_turned(
     made = scene(seed, kit)
     reader = Reader(calibrate(made.empty), default_profile())
     turned = _turned(made.frame, degrees)
-    assert reader.segmenter.turn(turned) == pytest.approx(degrees, abs=0.05)
+    assert reader.segmenter.turn_and_size(turned) == pytest.approx((degrees, 1.0), abs=0.05)
     _assert_read_alike(reader, made.frame, turned, kit)
+
+
+@pytest.mark.parametrize(("seed", "kit"), [(1, "sticks4"), (2, "modern"), (8, "ur")])
+@pytest.mark.parametrize("size", [1.01, 0.99])
+def test_a_throw_seen_from_a_camera_bumped_nearer_or_further_is_read_alike(
+    seed: int, kit: str, size: float
+) -> None:
+    """One per cent larger or smaller, the rim's edges stood out as a turn's did, and
+    every throw was refused."""
+    made = scene(seed, kit)
+    reader = Reader(calibrate(made.empty), default_profile())
+    resized = _turned(made.frame, 0.0, size)
+    degrees, found = reader.segmenter.turn_and_size(resized)
+    assert degrees == pytest.approx(0.0, abs=0.05) and found == pytest.approx(size, abs=0.001)
+    _assert_read_alike(reader, made.frame, resized, kit)
 
 
 def test_a_turned_throws_boxes_are_where_it_lies_in_the_picture() -> None:
@@ -117,8 +133,8 @@ def test_a_turned_throws_boxes_are_where_it_lies_in_the_picture() -> None:
 def test_an_unturned_picture_tells_no_turn() -> None:
     made = scene(2, "modern")
     segmenter = Segmenter(calibrate(made.empty))
-    assert segmenter.turn(made.frame) == 0.0
-    assert segmenter.turn(_moved(made.frame, 3, -2)) == 0.0
+    assert segmenter.turn_and_size(made.frame) == (0.0, 1.0)
+    assert segmenter.turn_and_size(_moved(made.frame, 3, -2)) == (0.0, 1.0)
 
 
 def test_a_felt_without_texture_tells_no_shift() -> None:
@@ -132,7 +148,7 @@ def test_a_felt_without_texture_tells_no_shift() -> None:
 
     segmenter = Segmenter(calibrate(noisy(plain)))
     assert segmenter.shift(noisy(_moved(plain, 3, -2))) == (0, 0)
-    assert segmenter.turn(noisy(_turned(plain, 1.0))) == 0.0
+    assert segmenter.turn_and_size(noisy(_turned(plain, 1.0, 1.01))) == (0.0, 1.0)
 
 
 def _lit(image: Image, gains: tuple[float, float, float]) -> Image:
