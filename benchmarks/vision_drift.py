@@ -1,9 +1,10 @@
 """The reader on a labelled folder whose throws were photographed after the tray moved or
 the light changed since calibration: each frame moved by whole pixels, turned about its
-middle, or its channels scaled, before it is read (the empty trays stay as they were); by
-cameras of other resolutions: frames and empty trays resized alike, readings scaled back
-to the labels; and by a camera out of focus or noisier (frames blurred, or with noise
-added); and by a soft lens (frames and empty trays blurred alike).
+middle or seen larger or smaller (a camera bumped nearer or further), or its channels
+scaled, before it is read (the empty trays stay as they were); by cameras of other
+resolutions: frames and empty trays resized alike, readings scaled back to the labels;
+and by a camera out of focus or noisier (frames blurred, or with noise added); and by a
+soft lens (frames and empty trays blurred alike).
 
 Run: ``.venv/bin/python -m benchmarks.vision_drift DIR [--profile P] [--json]``, for
 instance on the development set. Each row is a ``companion vision evaluate`` of the whole
@@ -71,10 +72,10 @@ def resized(factor: float) -> Drift:
     return Drift(f"camera of {factor:g} times the resolution", change, factor)
 
 
-def turned(degrees: float) -> Drift:
+def turned(degrees: float, size: float = 1.0) -> Drift:
     def change(frame: Image) -> Image:
         height, width = frame.shape[:2]
-        turn = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
+        turn = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, size)
         out = cv2.warpAffine(
             frame,
             turn,
@@ -84,8 +85,10 @@ def turned(degrees: float) -> Drift:
         )
         return np.asarray(out, np.uint8)
 
-    # The labels' boxes are left where they were: a degree moves them by at most 13 pixels.
-    return Drift(f"turned {degrees:g} degrees", change)
+    # The labels' boxes are left where they were: a degree, or 1 % of size, moves them by
+    # at most 13 pixels.
+    name = f"turned {degrees:g} degrees" if size == 1.0 else f"seen {size:g} times as large"
+    return Drift(name, change)
 
 
 def blurred(sigma: float) -> Drift:
@@ -116,6 +119,8 @@ DRIFTS = (
     moved(-9, 7),
     turned(0.3),
     turned(-1.0),
+    turned(0.0, 1.01),
+    turned(0.0, 0.99),
     lit(0.85, 0.85, 0.85),
     lit(0.7, 0.7, 0.7),
     lit(0.9, 1.0, 1.08),
