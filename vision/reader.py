@@ -83,8 +83,8 @@ class Reader:
             refusals.extend(_kit_refusals(implements, refusals, kit))
         if not blobs:
             refusals.append(Refusal(Reason.EMPTY))
-        # Read on the frame moved back and at the working scale; told where the implements
-        # lie in the picture as it was taken.
+        # Read on the frame moved and turned back and at the working scale; told where the
+        # implements lie in the picture as it was taken.
         observation = Observation(tuple(implements), tuple(refusals))
         factor = 1.0 / self.tray.scale
         if foreground.motion is None and factor == 1.0:

@@ -387,8 +387,8 @@ class Segmenter:
 
     def aligned(self, frame: Image) -> Image:
         """The frame, at the working scale, moved and turned back onto the empty tray (see
-        :meth:`shift` and :meth:`turn_and_size`); what would come from beyond the picture's border
-        is the empty tray's."""
+        :meth:`shift` and :meth:`turn_and_size`); what would come from beyond the picture's
+        border is the empty tray's."""
         working = self.tray.working(frame)
         return self._aligned(working, _detail(_shrunk(working)))[0]
 
