@@ -114,6 +114,20 @@ def test_a_throw_seen_from_a_camera_bumped_nearer_or_further_is_read_alike(
     _assert_read_alike(reader, made.frame, resized, kit)
 
 
+def test_the_reader_follows_a_knocked_tray_and_its_return() -> None:
+    """Once a frame shows the tray turned, the next frames are read against the tray as it
+    lies (its empty picture turned once), not turned back one by one; a frame of the tray
+    where it was calibrated brings the calibration back."""
+    made = scene(8, "ur")
+    reader = Reader(calibrate(made.empty), default_profile())
+    turned = _turned(made.frame, 0.7)
+    assert not reader.read(turned, kit_named("ur")).refusals
+    assert reader.tray is not reader.calibrated
+    assert reader.segmenter.turn_and_size(turned) == (0.0, 1.0)
+    assert not reader.read(made.frame, kit_named("ur")).refusals
+    assert reader.tray is reader.calibrated
+
+
 def test_a_turned_throws_boxes_are_where_it_lies_in_the_picture() -> None:
     """Placed by how far the picture's middle moved: within a few pixels of where the turn
     took each implement."""

@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 from vision.binary_d4 import read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
@@ -27,7 +30,7 @@ from vision.observation import (
 )
 from vision.pips import count_pips
 from vision.profile import Profile
-from vision.segment import Blob, Foreground, Segmenter
+from vision.segment import Blob, Foreground, Segmenter, turns
 from vision.separate import separated
 from vision.shapes import D4_SIDE, Shape, ShapeCall, classify, lies_whole
 from vision.tetra import Tetra, fit_tetras
@@ -64,13 +67,18 @@ class Reader:
 
     def __init__(self, tray: Tray, profile: Profile) -> None:
         keep_freed_memory()  # frame after frame, the same large arrays: see vision.memory
-        self.tray = tray
+        self.calibrated = tray
+        self.tray = tray  # as the camera sees it now: see _follow
         self.profile = profile
         self.segmenter = Segmenter(tray)
         self._d4_glyphs = d4_templates(profile.glyphs)
+        self._knock: NDArray[np.float64] | None = None  # the calibrated tray to self.tray
 
     def read(self, frame: Image, kit: Kit | None = None) -> Observation:
         foreground = self.segmenter.foreground(frame)
+        if foreground.turned and foreground.motion is not None:
+            self._follow(foreground.motion)
+            foreground = self.segmenter.foreground(frame)
         frame = foreground.frame  # moved back onto the empty tray, relit as it was
         blobs = self._blobs(frame, foreground)
         outcomes = [
@@ -90,6 +98,16 @@ class Reader:
         if foreground.motion is None and factor == 1.0:
             return observation
         return observation.mapped(lambda box: foreground.placed(box).scaled(factor))
+
+    def _follow(self, motion: NDArray[np.float64]) -> None:
+        """Read from now on against the tray as it lies after a knock that turned it or
+        brought the camera nearer (``motion``: from the tray read against so far): turning
+        the empty tray once per knock costs less than turning every frame back, and blurs
+        no frame. A tray knocked back where it was calibrated is the calibrated one."""
+        knock = motion if self._knock is None else _after(self._knock, motion)
+        self._knock = knock if turns(knock) else None
+        self.tray = self.calibrated if self._knock is None else self.calibrated.knocked(knock)
+        self.segmenter = Segmenter(self.tray)
 
     def _blobs(self, frame: Image, foreground: Foreground) -> list[tuple[Blob, ShapeCall]]:
         """The foreground's blobs and what their shapes say, with sticks joined only by a
@@ -240,3 +258,9 @@ def _kit_refusals(implements: list[Implement], refusals: list[Refusal], kit: Kit
     if present > wanted + (1 if kit.yesno_optional else 0) and not extra:
         extra.append(Refusal(Reason.TOO_MANY))
     return extra
+
+
+def _after(first: NDArray[np.float64], then: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The motion (2 x 3) of ``first`` followed by ``then``."""
+    bottom = np.array([[0.0, 0.0, 1.0]])
+    return np.asarray((np.vstack([then, bottom]) @ np.vstack([first, bottom]))[:2], np.float64)

@@ -121,6 +121,11 @@ class Foreground:
         height, width = self.frame.shape[:2]
         return _moved_by(self.motion, width / 2, height / 2)
 
+    @property
+    def turned(self) -> bool:
+        """Whether the picture was turned or resized, not only moved (see :func:`turns`)."""
+        return self.motion is not None and turns(self.motion)
+
     def placed(self, box: Box) -> Box:
         """Where a box found on the frame moved back lies in the picture as it was taken:
         moved as its middle was."""
@@ -378,12 +383,9 @@ class Segmenter:
         )
         if fitted is None or int(agree.sum()) < max(TURN_MIN_PATCHES, len(found) / 2):
             return None
-        degrees = float(np.degrees(np.arctan2(fitted[1, 0], fitted[0, 0])))
-        size = float(np.hypot(fitted[0, 0], fitted[1, 0]))
-        if abs(degrees) < TURN_MIN_DEG and abs(size - 1.0) < RESIZE_MIN_SHARE:
-            return None
         # From analysis pixels to working ones: the move doubles, the rest stays.
-        return np.hstack([fitted[:, :2], fitted[:, 2:] / ANALYSIS_SCALE]).astype(np.float64)
+        motion = np.hstack([fitted[:, :2], fitted[:, 2:] / ANALYSIS_SCALE]).astype(np.float64)
+        return motion if turns(motion) else None
 
     def aligned(self, frame: Image) -> Image:
         """The frame, at the working scale, moved and turned back onto the empty tray (see
@@ -551,6 +553,14 @@ class Segmenter:
             outside_mm=float(outside_px.max()) / scale,
             beyond_floor=bool(outside_px.min() > 0),
         )
+
+
+def turns(motion: NDArray[np.float64]) -> bool:
+    """Whether a motion (2 x 3) turns or resizes enough to be undone as such, rather than
+    as a move by whole pixels (see TURN_MIN_DEG)."""
+    degrees = float(np.degrees(np.arctan2(motion[1, 0], motion[0, 0])))
+    size = float(np.hypot(motion[0, 0], motion[1, 0]))
+    return abs(degrees) >= TURN_MIN_DEG or abs(size - 1.0) >= RESIZE_MIN_SHARE
 
 
 def _moved_by(motion: NDArray[np.float64] | None, x: float, y: float) -> tuple[int, int]:

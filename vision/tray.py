@@ -14,7 +14,7 @@ pictures' own pixels.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -94,6 +94,22 @@ class Tray:
                 f"{expected} pictures: calibrate again with this camera"
             )
         return _resized(picture, self.scale, self.size)
+
+    def knocked(self, motion: NDArray[np.float64]) -> Tray:
+        """The tray as the camera sees it once knocked: ``motion`` (2 x 3, working pixels)
+        takes each pixel of the empty tray's picture where it now lies (turned and moved,
+        larger when the camera came nearer). What comes in at the border repeats it."""
+        empty = cv2.warpAffine(
+            self.empty, motion, self.size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE
+        )
+        floor = self.floor @ motion[:, :2].T.astype(np.float32) + motion[:, 2].astype(np.float32)
+        larger = float(np.hypot(motion[0, 0], motion[1, 0]))
+        return replace(
+            self,
+            empty=np.asarray(empty, np.uint8),
+            floor=np.asarray(floor, np.float32),
+            px_per_mm=self.px_per_mm * larger,
+        )
 
     def lift(self, x: float, y: float, height_mm: float) -> tuple[float, float]:
         """How far (pixels) a point ``height_mm`` above the floor at (x, y) appears displaced.
