@@ -80,6 +80,26 @@ def test_a_settled_throw_is_read_once(sticks: tuple[ThrowPictures, Profile]) -> 
     assert _fed(reader, again, "sticks4") == [ThrowRead("MMMM")]
 
 
+def _turned(image: Any, degrees: float) -> Any:
+    height, width = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
+    return cv2.warpAffine(
+        image, turn, (width, height), flags=cv2.INTER_LANCZOS4, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def test_a_throw_that_knocked_the_tray_is_read_once_and_its_tray_then_empty(
+    sticks: tuple[ThrowPictures, Profile],
+) -> None:
+    """Once its sticks are picked up, the knocked tray is empty to the settle check: no
+    second reading, refused as an empty tray."""
+    pictures, profile = sticks
+    reader = _reader(pictures, profile)
+    thrown, picked_up = _turned(pictures.picture("PMPM"), 0.7), _turned(pictures.empty, 0.7)
+    frames = [pictures.empty, *[thrown] * 6, *[picked_up] * 6]
+    assert _fed(reader, frames, "sticks4") == [ThrowRead("MMPP")]
+
+
 def test_ur_throws_are_read_with_the_yes_no_stick_and_without() -> None:
     pictures = ThrowPictures("ur")
     reader = _reader(pictures, enrolled_profile(pictures))

@@ -15,8 +15,10 @@ from vision.observation import Kind
 from vision.profile import default_profile
 from vision.reader import Reader
 from vision.segment import Segmenter
+from vision.settle import Scene
 from vision.synthetic import scene
 from vision.tray import Image, calibrate
+from vision.watcher import ThrowWatcher
 
 
 def _moved(image: Image, dx: int, dy: int) -> Image:
@@ -126,6 +128,19 @@ def test_the_reader_follows_a_knocked_tray_and_its_return() -> None:
     assert reader.segmenter.turn_and_size(turned) == (0.0, 1.0)
     assert not reader.read(made.frame, kit_named("ur")).refusals
     assert reader.tray is reader.calibrated
+
+
+def test_a_knocked_tray_picked_up_is_empty_to_the_watcher() -> None:
+    """A throw that knocked the tray is read; once its implements are picked up, the tray
+    as it now lies is empty, not one more throw to read (and refuse)."""
+    made = scene(8, "ur")
+    reader = Reader(calibrate(made.empty), default_profile())
+    watcher = ThrowWatcher(reader, kit_named("ur"), still_frames=2)
+    thrown, picked_up = _turned(made.frame, 0.7), _turned(made.empty, 0.7)
+    reported = [watcher.offer(frame) for frame in [made.empty, *[thrown] * 5, *[picked_up] * 5]]
+    readings = [seen for seen in reported if seen is not None]
+    assert len(readings) == 1 and not readings[0].refusals
+    assert watcher.scene is Scene.EMPTY
 
 
 def test_a_turned_throws_boxes_are_where_it_lies_in_the_picture() -> None:

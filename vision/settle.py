@@ -83,6 +83,11 @@ class SettleDetector:
         """Fire on the next still frame too: the last reading was not confirmed yet."""
         self._fired = False
 
+    def empty_is(self, empty_frame: Image) -> None:
+        """The empty tray as it now lies (a knocked tray the reader follows: see
+        ``Reader._follow``), so that it is seen empty again once the throw is picked up."""
+        self.empty = shrink(empty_frame)
+
     def reset(self) -> None:
         """Forget the scene's history, as after a new calibration or a pause of the stream."""
         self._previous, self._still_run, self._fired = None, 0, False

@@ -44,4 +44,8 @@ class ThrowWatcher:
 
     def offer(self, frame: Image) -> Observation | None:
         """The settled observation, once per throw, or None."""
-        return self._settled.offer(frame, lambda still: self.reader.read(still, self.kit))
+        tray = self.reader.tray
+        observation = self._settled.offer(frame, lambda still: self.reader.read(still, self.kit))
+        if self.reader.tray is not tray:  # a knocked tray, which the reader now follows
+            self.detector.empty_is(self.reader.tray.empty)
+        return observation

@@ -102,7 +102,11 @@ class ThrowReader:
         game, ``kit`` None, nothing is read)."""
         if kit is None:
             return self.settled.offer(frame, None)
-        return self.settled.offer(frame, lambda still: self._event(still, kit, lang))
+        tray = self.reader.tray
+        event = self.settled.offer(frame, lambda still: self._event(still, kit, lang))
+        if self.reader.tray is not tray:  # a knocked tray, which the reader now follows
+            self.settled.detector.empty_is(self.reader.tray.empty)
+        return event
 
     def _event(self, frame: Frame, kit: str, lang: str) -> Event:
         self.readings += 1
