@@ -75,7 +75,7 @@ class Reader:
         self._knock: NDArray[np.float64] | None = None  # the calibrated tray to self.tray
 
     def read(self, frame: Image, kit: Kit | None = None) -> Observation:
-        foreground = self.segmenter.foreground(frame)
+        foreground = self.segmenter.foreground(frame, turn_back=False)
         if foreground.turned and foreground.motion is not None:
             self._follow(foreground.motion)
             foreground = self.segmenter.foreground(frame)

@@ -41,7 +41,7 @@ DARK_DIE_SOLIDITY = 0.7
 # A stick of the felt's own colour (bare wood on a beige felt) only hides the felt's texture:
 # a region that hides it, a stick's or the yes/no stick's size (with what blur and chance
 # matches add or take), once the chance matches narrower than a stick's face are opened away.
-PALE_STICK_MM2 = (0.6 * 120.0 * 16.0, 1.3 * 150.0 * 20.0)
+PALE_STICK_MM2 = (0.6 * STICK_MM[0] * STICK_MM[1], 1.3 * 150.0 * 20.0)  # the yes/no's 150 x 20
 PALE_OPENING_MM = 12.0
 # The rectangle of such a region: a stick's length to the yes/no stick's, at most its width
 # (as ``vision.shapes`` measures blobs, the sides seen in perspective and blur included).
@@ -395,14 +395,14 @@ class Segmenter:
         return self._aligned(working, _detail(_shrunk(working)))[0]
 
     def _aligned(
-        self, frame: Image, detail: NDArray[np.float32]
+        self, frame: Image, detail: NDArray[np.float32], turn_back: bool = True
     ) -> tuple[Image, NDArray[np.float64] | None]:
-        """The frame back onto the empty tray, and where the frame had put the empty tray's
-        pixels (see :attr:`Foreground.motion`)."""
+        """The frame back onto the empty tray (a turn undone only with ``turn_back``), and
+        where the frame had put the empty tray's pixels (see :attr:`Foreground.motion`)."""
         matches = self._matches(detail)
         turn = self._turn(matches)
         if turn is not None:
-            return self._turned_back(frame, turn), turn
+            return (self._turned_back(frame, turn) if turn_back else frame), turn
         dx, dy = self._shift(matches)
         if not (dx or dy):
             return frame, None
@@ -466,15 +466,21 @@ class Segmenter:
         felt = small[::step, ::step][floor].astype(np.float32)
         return np.asarray(channel_median(felt), np.float64)
 
-    def foreground(self, frame: Image) -> Foreground:
+    def foreground(self, frame: Image, *, turn_back: bool = True) -> Foreground:
         """The implements' blobs, once the frame is moved back onto the empty tray and
         relit as it was (see :meth:`aligned` and :meth:`relit`); the frame so changed
         comes with them, to read the implements from. Everything is at the working scale
-        (see :class:`~vision.tray.Tray`)."""
+        (see :class:`~vision.tray.Tray`).
+
+        Without ``turn_back``, a frame whose tray turned or was resized is not compared:
+        its foreground holds only that motion, for a caller that follows the knocked tray
+        instead (``Reader``), which would have turned the frame back for nothing."""
         frame = self.tray.working(frame)
         small = _shrunk(frame)
         detail = _detail(small)
-        moved, motion = self._aligned(frame, detail)
+        moved, motion = self._aligned(frame, detail, turn_back)
+        if not turn_back and motion is not None and turns(motion):
+            return Foreground(np.zeros(small.shape[:2], np.uint8), (), frame, motion)
         lit = self._relit(moved, small if moved is frame else _shrunk(moved))
         if lit is not frame:
             small = _shrunk(lit)
