@@ -210,6 +210,27 @@ def test_a_picture_without_the_felts_texture_holds_no_stick(
     assert Segmenter(calibrate(made.empty)).foreground(smudged).blobs == ()
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_bridges_worked_out_round_the_hidden_felt_are_the_whole_closings(seed: int) -> None:
+    """The closing of the changes is worked out only round the darkenings that hide the
+    felt's texture: where those lie, it must be the closing of the whole picture, also
+    where they reach the picture's border."""
+    segmenter = Segmenter(calibrate(scene(0, "sticks4").empty))
+    rng = np.random.default_rng(seed)
+    shape = (450, 600)
+    strong = ((rng.random(shape) < 0.02) * 255).astype(np.uint8)
+    strong = np.asarray(cv2.dilate(strong, np.ones((5, 5), np.uint8)), np.uint8)
+    hidden = np.zeros(shape, np.uint8)
+    x, y = int(rng.integers(0, 560)), int(rng.integers(0, 410))
+    hidden[y : y + 40, x : x + 40] = 255
+    hidden[: 10 * seed + 1, : 20 * seed + 1] = 255  # from the corner inwards
+    closed = cv2.morphologyEx(strong, cv2.MORPH_CLOSE, segmenter._bridge)
+    whole = np.asarray(closed, np.uint8) & hidden
+    assert (whole > 0).any()
+    assert np.array_equal(segmenter._bridged(strong, hidden), whole)
+    assert not segmenter._bridged(strong, np.zeros(shape, np.uint8)).any()
+
+
 def _centre_grey(frame: np.ndarray, box: list[int]) -> float:
     x, y = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
     return float(frame[y - 3 : y + 4, x - 3 : x + 4].mean())
