@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.align import turns
 from vision.binary_d4 import read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
@@ -30,7 +31,7 @@ from vision.observation import (
 )
 from vision.pips import count_pips
 from vision.profile import Profile
-from vision.segment import Blob, Foreground, Segmenter, turns
+from vision.segment import Blob, Foreground, Segmenter
 from vision.separate import separated
 from vision.shapes import D4_SIDE, Shape, ShapeCall, classify, lies_whole
 from vision.tetra import Tetra, fit_tetras

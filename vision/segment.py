@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.align import Alignment, Motion, moved_by, turns
 from vision.observation import Box
 from vision.tray import ANALYSIS_SCALE, Image, Tray
 
@@ -48,28 +49,6 @@ PALE_OPENING_MM = 12.0
 PALE_STICK_LENGTH_MM = (100.0, 182.0)
 PALE_STICK_WIDTH_MM = 32.0
 PALE_FOUND_SHARE = 0.3  # a region this much changed anyway is an implement already found
-# A tray nudged by a throw, or a camera that shook, moves the picture a few pixels from the
-# empty tray's: the felt's fine texture, matched patch by patch, tells by how much.
-SHIFT_REACH = 6  # analysis pixels either way: 12 picture pixels, about 4 mm
-SHIFT_PATCH = 40  # analysis pixels
-SHIFT_PATCHES = 24  # at most, spread over the floor
-# The patches' mean correlation at the shift found, and how many times it beats the best
-# match elsewhere (2 analysis pixels or more away): on the dev set, peaks of 0.15 to 0.93
-# beat the rest 9.5 times or more; a felt without texture makes no such peak.
-SHIFT_MIN_MATCH = 0.05
-SHIFT_PEAK_RATIO = 4.0
-# A tray knocked by a throw also turns, and a camera bumped on its arm may come nearer or
-# go further: each patch's own best match tells where it went, and a turn, a move and a
-# change of size are fitted to those that agree within an analysis pixel, when at least 6
-# patches and half of those that matched do. On the dev set, frames that did not turn fit
-# turns of 0.005 degrees or less and sizes within 0.015 %; under 0.05 degrees and 0.1 %
-# (half a picture pixel or so at the floor's corners) the picture is only moved, by whole
-# pixels.
-PATCH_MIN_MATCH = 0.2
-TURN_AGREEMENT_PX = 1.0
-TURN_MIN_PATCHES = 6
-TURN_MIN_DEG = 0.05
-RESIZE_MIN_SHARE = 0.001
 # The light or the camera's exposure changed since calibration when the felt's median
 # colour moved by more than this share in a channel.
 RELIGHT_SHARE = 0.02
@@ -113,13 +92,13 @@ class Foreground:
     frame: Image  # the frame as compared with the empty tray: moved and turned back, relit
     # Where the picture put each of the empty tray's pixels (2 x 3, working pixels); None:
     # where it was.
-    motion: NDArray[np.float64] | None = None
+    motion: Motion | None = None
 
     @property
     def shift(self) -> tuple[int, int]:
         """How far the picture's middle moved from the empty tray's (whole pixels)."""
         height, width = self.frame.shape[:2]
-        return _moved_by(self.motion, width / 2, height / 2)
+        return moved_by(self.motion, width / 2, height / 2)
 
     @property
     def turned(self) -> bool:
@@ -129,7 +108,7 @@ class Foreground:
     def placed(self, box: Box) -> Box:
         """Where a box found on the frame moved back lies in the picture as it was taken:
         moved as its middle was."""
-        dx, dy = _moved_by(self.motion, (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
+        dx, dy = moved_by(self.motion, (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
         return box.moved(dx, dy)
 
 
@@ -193,7 +172,7 @@ class Segmenter:
         self._empty_power = cv2.boxFilter(self._empty_detail**2, -1, window)
         bridge = max(3, round(BRIDGE_MM * self._px_per_mm) | 1)
         self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge, bridge))
-        self._patches = _floor_patches(floor)
+        self._alignment = Alignment(tray.empty, self._empty_detail, floor)
         self._felt_colour = self._felt_median(empty_small)
 
     @staticmethod
@@ -336,131 +315,30 @@ class Segmenter:
         """How many whole working pixels (x, y) the frame moved from the empty tray: where the
         felt's texture in patches of the floor matches the empty tray's best. (0, 0) when
         nothing matches (a felt without texture, a tray moved too far to tell)."""
-        return self._shift(self._matches(_detail(_shrunk(self.tray.working(frame)))))
+        alignment = self._alignment
+        return alignment.shift(alignment.matches(self._frame_detail(frame)))
 
     def turn_and_size(self, frame: Image) -> tuple[float, float]:
         """By how many degrees the frame turned from the empty tray (counterclockwise on
         screen), and how many times larger the tray looks, where the felt's texture tells;
         (0, 1) when neither changed or it cannot tell."""
-        turn = self._turn(self._matches(_detail(_shrunk(self.tray.working(frame)))))
+        alignment = self._alignment
+        turn = alignment.turn(alignment.matches(self._frame_detail(frame)))
         if turn is None:
             return 0.0, 1.0
         degrees = -float(np.degrees(np.arctan2(turn[1, 0], turn[0, 0])))
         return degrees, float(np.hypot(turn[0, 0], turn[1, 0]))
-
-    def _matches(self, detail: NDArray[np.float32]) -> list[NDArray[np.float32]]:
-        """Per patch of the floor, how well the frame's texture matches the empty tray's at
-        each shift within reach (normalised correlation)."""
-        reach = SHIFT_REACH
-        matches = []
-        for x, y in self._patches:
-            pattern = self._empty_detail[y : y + SHIFT_PATCH, x : x + SHIFT_PATCH]
-            around = detail[
-                y - reach : y + SHIFT_PATCH + reach, x - reach : x + SHIFT_PATCH + reach
-            ]
-            matches.append(
-                np.asarray(cv2.matchTemplate(around, pattern, cv2.TM_CCOEFF_NORMED), np.float32)
-            )
-        return matches
-
-    def _shift(self, matches: list[NDArray[np.float32]]) -> tuple[int, int]:
-        if not matches:
-            return 0, 0
-        match = np.zeros_like(matches[0])
-        for each in matches:
-            match += each
-        match /= len(matches)
-        row, column = _peak(match)
-        best = float(match[row, column])
-        elsewhere = match.copy()
-        elsewhere[max(row - 2, 0) : row + 3, max(column - 2, 0) : column + 3] = -1.0
-        if best < SHIFT_MIN_MATCH or best < SHIFT_PEAK_RATIO * float(elsewhere.max()):
-            return 0, 0
-        dx, dy = _peak_shift(match, row, column)
-        return round(dx / ANALYSIS_SCALE), round(dy / ANALYSIS_SCALE)
-
-    def _turn(self, matches: list[NDArray[np.float32]]) -> NDArray[np.float64] | None:
-        """The turn, move and change of size (2 x 3, working pixels: the empty tray's place
-        to the frame's) that the patches' own best matches agree on; None when the frame
-        was not turned or resized, or too few patches tell."""
-        found, moved = [], []
-        for (x, y), match in zip(self._patches, matches, strict=True):
-            row, column = _peak(match)
-            if match[row, column] >= PATCH_MIN_MATCH:
-                centre = (x + SHIFT_PATCH / 2, y + SHIFT_PATCH / 2)
-                dx, dy = _peak_shift(match, row, column)
-                found.append(centre)
-                moved.append((centre[0] + dx, centre[1] + dy))
-        if len(found) < TURN_MIN_PATCHES:
-            return None
-        fitted, agree = cv2.estimateAffinePartial2D(
-            np.asarray(found, np.float32),
-            np.asarray(moved, np.float32),
-            method=cv2.RANSAC,
-            ransacReprojThreshold=TURN_AGREEMENT_PX,
-        )
-        if fitted is None or int(agree.sum()) < max(TURN_MIN_PATCHES, len(found) / 2):
-            return None
-        # From analysis pixels to working ones: the move doubles, the rest stays.
-        motion = np.hstack([fitted[:, :2], fitted[:, 2:] / ANALYSIS_SCALE]).astype(np.float64)
-        return motion if turns(motion) else None
 
     def aligned(self, frame: Image) -> Image:
         """The frame, at the working scale, moved and turned back onto the empty tray (see
         :meth:`shift` and :meth:`turn_and_size`); what would come from beyond the picture's
         border is the empty tray's."""
         working = self.tray.working(frame)
-        return self._aligned(working, _detail(_shrunk(working)))[0]
+        motion = self._alignment.motion(_detail(_shrunk(working)))
+        return working if motion is None else self._alignment.put_back(working, motion)
 
-    def _aligned(
-        self, frame: Image, detail: NDArray[np.float32], turn_back: bool = True
-    ) -> tuple[Image, NDArray[np.float64] | None]:
-        """The frame back onto the empty tray (a turn undone only with ``turn_back``), and
-        where the frame had put the empty tray's pixels (see :attr:`Foreground.motion`)."""
-        matches = self._matches(detail)
-        turn = self._turn(matches)
-        if turn is not None:
-            return (self._turned_back(frame, turn) if turn_back else frame), turn
-        dx, dy = self._shift(matches)
-        if not (dx or dy):
-            return frame, None
-        return self._moved_back(frame, (dx, dy)), np.array([[1.0, 0, dx], [0, 1.0, dy]])
-
-    def _turned_back(self, frame: Image, turn: NDArray[np.float64]) -> Image:
-        """Each pixel of the empty tray's picture takes the frame's where the motion put it
-        (bilinear: bicubic blurs less but took 17 ms a frame on one core, bilinear 6), and
-        keeps the empty tray's where that lies outside the frame. (OpenCV's "transparent"
-        border still writes the pixels whose interpolation reaches past the frame's
-        border: they made a strip of change along it.)"""
-        height, width = frame.shape[:2]
-        turned = cv2.warpAffine(
-            frame, turn, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-        )
-        # Where the frame's pixels, less one at its border, went: the interpolation's reach.
-        inside = np.array([[1, 1], [width - 2, 1], [width - 2, height - 2], [1, height - 2]])
-        back_to_empty = cv2.invertAffineTransform(turn)
-        corners = inside @ back_to_empty[:, :2].T + back_to_empty[:, 2]
-        seen = np.zeros((height, width), np.uint8)
-        cv2.fillConvexPoly(seen, np.round(corners).astype(np.int32), 255)
-        back = self.tray.empty.copy()
-        cv2.copyTo(turned, seen, back)
-        return np.asarray(back, np.uint8)
-
-    def _moved_back(self, frame: Image, shift: tuple[int, int]) -> Image:
-        dx, dy = shift
-        if not (dx or dy):
-            return frame
-        back = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
-        size = (frame.shape[1], frame.shape[0])
-        moved = cv2.warpAffine(
-            frame,
-            back,
-            size,
-            dst=self.tray.empty.copy(),
-            flags=cv2.INTER_NEAREST,
-            borderMode=cv2.BORDER_TRANSPARENT,
-        )
-        return np.asarray(moved, np.uint8)
+    def _frame_detail(self, frame: Image) -> NDArray[np.float32]:
+        return _detail(_shrunk(self.tray.working(frame)))
 
     def relit(self, frame: Image) -> Image:
         """The frame as the empty tray's light and exposure would show it: each channel
@@ -496,9 +374,10 @@ class Segmenter:
         frame = self.tray.working(frame)
         small = _shrunk(frame)
         detail = _detail(small)
-        moved, motion = self._aligned(frame, detail, turn_back)
+        motion = self._alignment.motion(detail)
         if not turn_back and motion is not None and turns(motion):
             return Foreground(np.zeros(small.shape[:2], np.uint8), (), frame, motion)
+        moved = frame if motion is None else self._alignment.put_back(frame, motion)
         lit = self._relit(moved, small if moved is frame else _shrunk(moved))
         if lit is not frame:
             small = _shrunk(lit)
@@ -577,62 +456,6 @@ class Segmenter:
             outside_mm=float(outside_px.max()) / scale,
             beyond_floor=bool(outside_px.min() > 0),
         )
-
-
-def turns(motion: NDArray[np.float64]) -> bool:
-    """Whether a motion (2 x 3) turns or resizes enough to be undone as such, rather than
-    as a move by whole pixels (see TURN_MIN_DEG)."""
-    degrees = float(np.degrees(np.arctan2(motion[1, 0], motion[0, 0])))
-    size = float(np.hypot(motion[0, 0], motion[1, 0]))
-    return abs(degrees) >= TURN_MIN_DEG or abs(size - 1.0) >= RESIZE_MIN_SHARE
-
-
-def _moved_by(motion: NDArray[np.float64] | None, x: float, y: float) -> tuple[int, int]:
-    """How far (whole pixels) a motion took the empty tray's pixel at (x, y)."""
-    if motion is None:
-        return 0, 0
-    dx, dy = motion @ np.array([x, y, 1.0]) - (x, y)
-    return round(float(dx)), round(float(dy))
-
-
-def _peak(match: NDArray[np.float32]) -> tuple[int, int]:
-    """The row and column of a match's best place."""
-    row, column = np.unravel_index(int(match.argmax()), match.shape)
-    return int(row), int(column)
-
-
-def _peak_shift(match: NDArray[np.float32], row: int, column: int) -> tuple[float, float]:
-    """The shift (x, y, analysis pixels) a match's peak stands for, to a fraction of a
-    pixel (a parabola through it and its neighbours), so that odd picture pixels are told
-    apart from even ones."""
-    reach = SHIFT_REACH
-    dx = column - reach + _vertex(match[row, max(column - 1, 0) : column + 2], column, reach)
-    dy = row - reach + _vertex(match[max(row - 1, 0) : row + 2, column], row, reach)
-    return dx, dy
-
-
-def _vertex(values: NDArray[np.float32], at: int, reach: int) -> float:
-    """Where a parabola through a peak and its two neighbours peaks, from the peak's own
-    place (0 at the border of the search)."""
-    if not 0 < at < 2 * reach:
-        return 0.0
-    before, peak, after = (float(v) for v in values)
-    bend = before - 2 * peak + after
-    return 0.5 * (before - after) / bend if bend < 0 else 0.0
-
-
-def _floor_patches(floor: Mask) -> list[tuple[int, int]]:
-    """Top-left corners of square patches wholly on the floor, with room around each to
-    look for a shift (analysis pixels)."""
-    height, width = floor.shape
-    reach, size = SHIFT_REACH, SHIFT_PATCH
-    patches = []
-    for y in range(reach, height - size - reach, size):
-        for x in range(reach, width - size - reach, size):
-            if floor[y - reach : y + size + reach, x - reach : x + size + reach].all():
-                patches.append((x, y))
-    step = max(1, -(-len(patches) // SHIFT_PATCHES))
-    return patches[::step]
 
 
 def _halved(mask: Mask) -> Mask:
