@@ -228,6 +228,21 @@ def _scores(shown: dict[int, float] | None) -> dict[int, float] | None:
             None,
             "top numerals are unclear",
         ),
+        # The same die in a picture compressed hard (JPEG quality 30): its top numerals
+        # just pass as numerals, and the whole numbering is not clear enough for so faint
+        # a top (it was read as 1).
+        (
+            {1: 0.504, 2: 0.353, 3: 0.445, 4: 0.419},
+            [
+                {1: 0.588, 2: 0.528, 3: 0.465, 4: 0.74},
+                {1: 0.395, 2: 0.401, 3: 0.356, 4: 0.464},
+                {1: 0.25, 2: 0.275, 3: 0.305, 4: 0.332},
+            ],
+            None,
+            "top numerals are faint",
+        ),
+        # Faint top numerals, but a numbering as clear as a hesitant top needs: read.
+        ({2: 0.55, 3: 0.45}, [{1: 0.9}, {3: 0.9}, {4: 0.9}], 2, ""),
     ],
 )
 def test_the_reading_rules_on_numeral_scores(
