@@ -85,6 +85,8 @@ class Alignment:
         return matches
 
     def shift(self, matches: list[NDArray[np.float32]]) -> tuple[int, int]:
+        """The move (whole working pixels) where the patches' matches, together, peak
+        clearly above anywhere else; (0, 0) when none does."""
         if not matches:
             return 0, 0
         match = np.zeros_like(matches[0])
@@ -100,7 +102,7 @@ class Alignment:
         dx, dy = _peak_shift(match, row, column)
         return round(dx / ANALYSIS_SCALE), round(dy / ANALYSIS_SCALE)
 
-    def turn(self, matches: list[NDArray[np.float32]]) -> NDArray[np.float64] | None:
+    def turn(self, matches: list[NDArray[np.float32]]) -> Motion | None:
         """The turn, move and change of size (2 x 3, working pixels: the empty tray's place
         to the frame's) that the patches' own best matches agree on; None when the frame
         was not turned or resized, or too few patches tell."""
@@ -126,7 +128,7 @@ class Alignment:
         motion = np.hstack([fitted[:, :2], fitted[:, 2:] / ANALYSIS_SCALE]).astype(np.float64)
         return motion if turns(motion) else None
 
-    def turned_back(self, frame: Image, turn: NDArray[np.float64]) -> Image:
+    def turned_back(self, frame: Image, turn: Motion) -> Image:
         """Each pixel of the empty tray's picture takes the frame's where the motion put it
         (bilinear: bicubic blurs less but took 17 ms a frame on one core, bilinear 6), and
         keeps the empty tray's where that lies outside the frame. (OpenCV's "transparent"
@@ -163,7 +165,7 @@ class Alignment:
         return np.asarray(moved, np.uint8)
 
 
-def turns(motion: NDArray[np.float64]) -> bool:
+def turns(motion: Motion) -> bool:
     """Whether a motion (2 x 3) turns or resizes enough to be undone as such, rather than
     as a move by whole pixels (see TURN_MIN_DEG)."""
     degrees = float(np.degrees(np.arctan2(motion[1, 0], motion[0, 0])))
@@ -171,7 +173,7 @@ def turns(motion: NDArray[np.float64]) -> bool:
     return abs(degrees) >= TURN_MIN_DEG or abs(size - 1.0) >= RESIZE_MIN_SHARE
 
 
-def moved_by(motion: NDArray[np.float64] | None, x: float, y: float) -> tuple[int, int]:
+def moved_by(motion: Motion | None, x: float, y: float) -> tuple[int, int]:
     """How far (whole pixels) a motion took the empty tray's pixel at (x, y)."""
     if motion is None:
         return 0, 0

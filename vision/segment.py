@@ -194,8 +194,8 @@ class Segmenter:
         hidden = np.asarray(darker & paint, np.uint8)
         mask = strong | self._bridged(strong, hidden) | self._dark_implements(hidden, strong)
         mask |= self._pale_sticks(np.asarray(paint & (255 - darker), np.uint8), strong)
-        mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
-        return _filled(np.asarray(mask, np.uint8))
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        return _filled(np.asarray(closed, np.uint8))
 
     def _bridged(self, strong: Mask, hidden: Mask) -> Mask:
         """The darkenings that hide the felt's texture (``hidden``) and lie between parts
