@@ -10,9 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
-from vision.align import turns
+from vision.align import Motion, turns
 from vision.binary_d4 import read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
@@ -73,7 +72,7 @@ class Reader:
         self.profile = profile
         self.segmenter = Segmenter(tray)
         self._d4_glyphs = d4_templates(profile.glyphs)
-        self._knock: NDArray[np.float64] | None = None  # the calibrated tray to self.tray
+        self._knock: Motion | None = None  # the calibrated tray to self.tray
 
     def read(self, frame: Image, kit: Kit | None = None) -> Observation:
         foreground = self.segmenter.foreground(frame, turn_back=False)
@@ -100,7 +99,7 @@ class Reader:
             return observation
         return observation.mapped(lambda box: foreground.placed(box).scaled(factor))
 
-    def _follow(self, motion: NDArray[np.float64]) -> None:
+    def _follow(self, motion: Motion) -> None:
         """Read from now on against the tray as it lies after a knock that turned it or
         brought the camera nearer (``motion``: from the tray read against so far): turning
         the empty tray once per knock costs less than turning every frame back, and blurs
@@ -261,7 +260,7 @@ def _kit_refusals(implements: list[Implement], refusals: list[Refusal], kit: Kit
     return extra
 
 
-def _after(first: NDArray[np.float64], then: NDArray[np.float64]) -> NDArray[np.float64]:
+def _after(first: Motion, then: Motion) -> Motion:
     """The motion (2 x 3) of ``first`` followed by ``then``."""
     bottom = np.array([[0.0, 0.0, 1.0]])
     return np.asarray((np.vstack([then, bottom]) @ np.vstack([first, bottom]))[:2], np.float64)

@@ -128,6 +128,10 @@ class SettledReading(Generic[T]):
     detector: SettleDetector
     agreement: Agreement[T]
     scene: Scene | None = None  # what the last frame showed (None before the first)
+    # The empty tray as the reading now sees it, given to the settle check after each
+    # reading: a knocked tray the reader follows (``Reader._follow``) is empty again once
+    # the throw is picked up. None: the calibrated empty tray, always.
+    empty_now: Callable[[], Image] | None = None
 
     def offer(self, frame: Image, read: Callable[[Image], T] | None) -> T | None:
         """The agreed answer, once per settled throw, or None. Without ``read`` (nothing
@@ -139,6 +143,8 @@ class SettledReading(Generic[T]):
         if not ready:
             return None
         agreed = None if read is None else self.agreement.offer(read(frame))
+        if read is not None and self.empty_now is not None:
+            self.detector.empty_is(self.empty_now())
         if agreed is None:
             self.detector.read_again()
             return None

@@ -31,6 +31,7 @@ class ThrowWatcher:
         self._settled = SettledReading(
             SettleDetector.for_tray(self.reader.tray.empty, self.still_frames),
             Agreement(self.agreeing, same=lambda a, b: a.summary() == b.summary()),
+            empty_now=lambda: self.reader.tray.empty,
         )
 
     @property
@@ -44,8 +45,4 @@ class ThrowWatcher:
 
     def offer(self, frame: Image) -> Observation | None:
         """The settled observation, once per throw, or None."""
-        tray = self.reader.tray
-        observation = self._settled.offer(frame, lambda still: self.reader.read(still, self.kit))
-        if self.reader.tray is not tray:  # a knocked tray, which the reader now follows
-            self.detector.empty_is(self.reader.tray.empty)
-        return observation
+        return self._settled.offer(frame, lambda still: self.reader.read(still, self.kit))

@@ -81,7 +81,9 @@ class ThrowReader:
         self.agreeing = agreeing
         self.reader: Reader = Reader(tray, profile)
         self.settled: SettledReading[Event] = SettledReading(
-            SettleDetector.for_tray(tray.empty, still_frames), Agreement(agreeing)
+            SettleDetector.for_tray(tray.empty, still_frames),
+            Agreement(agreeing),
+            empty_now=lambda: self.reader.tray.empty,
         )
         self.readings = 0  # frames read, for measurements
 
@@ -94,7 +96,7 @@ class ThrowReader:
     def with_profile(self, profile: Profile) -> ThrowReader:
         """A reader like this one with newly enrolled implements."""
         return ThrowReader(
-            self.reader.tray, profile, still_frames=self.still_frames, agreeing=self.agreeing
+            self.reader.calibrated, profile, still_frames=self.still_frames, agreeing=self.agreeing
         )
 
     def feed(self, frame: Frame, kit: str | None, lang: str) -> Event | None:
@@ -102,11 +104,7 @@ class ThrowReader:
         game, ``kit`` None, nothing is read)."""
         if kit is None:
             return self.settled.offer(frame, None)
-        tray = self.reader.tray
-        event = self.settled.offer(frame, lambda still: self._event(still, kit, lang))
-        if self.reader.tray is not tray:  # a knocked tray, which the reader now follows
-            self.settled.detector.empty_is(self.reader.tray.empty)
-        return event
+        return self.settled.offer(frame, lambda still: self._event(still, kit, lang))
 
     def _event(self, frame: Frame, kit: str, lang: str) -> Event:
         self.readings += 1
