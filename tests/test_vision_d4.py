@@ -14,6 +14,7 @@ from vision.dataset import d4s_in
 from vision.errors import ProfileError
 from vision.kit import kit_named
 from vision.numerals import (
+    MIN_APEX_MARGIN,
     DieNumerals,
     Glyph,
     Numeral,
@@ -179,7 +180,7 @@ def test_hesitant_top_numerals_are_settled_by_the_base_corners(
             continue  # a die not found (OpenCV's versions draw numerals differently)
         numerals, donor = found[0], donors[0]
         hesitant = DieNumerals(apex=_blended(numerals.apex, donor.apex), base=numerals.base)
-        if _apex_margin(hesitant, glyphs) >= 0.03:
+        if _apex_margin(hesitant, glyphs) >= MIN_APEX_MARGIN:
             continue  # the blend leans to one value: not a hesitant top
         reading = read_numerals(hesitant, glyphs)
         assert reading.value in (value, None)
@@ -243,6 +244,30 @@ def _scores(shown: dict[int, float] | None) -> dict[int, float] | None:
         ),
         # Faint top numerals, but a numbering as clear as a hesitant top needs: read.
         ({2: 0.55, 3: 0.45}, [{1: 0.9}, {3: 0.9}, {4: 0.9}], 2, ""),
+        # A d4 thrown 3 whose third face lies in its own shade (dev 0033): clear top
+        # numerals say 3 by 0.025, the whole numbering by 0.085.
+        (
+            {1: 0.664, 2: 0.680, 3: 0.705, 4: 0.559},
+            [
+                {1: 0.620, 2: 0.654, 3: 0.595, 4: 0.474},
+                {1: 0.828, 2: 0.576, 3: 0.705, 4: 0.635},
+                {1: 0.532, 2: 0.545, 3: 0.458, 4: 0.717},
+            ],
+            3,
+            "",
+        ),
+        # A d4 thrown 1 seen far from the picture's centre (dev 0147): its top numerals say
+        # 1 by 0.028, but the whole numbering by as little, one base corner unseen.
+        (
+            {1: 0.740, 2: 0.433, 3: 0.690, 4: 0.713},
+            [
+                {1: 0.632, 2: 0.806, 3: 0.615, 4: 0.478},
+                None,
+                {1: 0.650, 2: 0.709, 3: 0.799, 4: 0.366},
+            ],
+            None,
+            "numerals are unclear",
+        ),
     ],
 )
 def test_the_reading_rules_on_numeral_scores(
