@@ -95,6 +95,13 @@ def add_vision_commands(commands: Any) -> None:
         "--synthetic", type=int, metavar="N", help="first write N generated scenes into DIR"
     )
     evaluate.add_argument("--seed", type=int, default=0)
+    evaluate.add_argument(
+        "--d4-edge-mm",
+        type=float,
+        nargs=2,
+        metavar=("LOW", "HIGH"),
+        help="with --synthetic: the generated d4s' edges, drawn between LOW and HIGH mm",
+    )
     evaluate.add_argument("--json", action="store_true")
     evaluate.set_defaults(handler=_guarded(_evaluate))
 
@@ -415,10 +422,14 @@ def _evaluate(args: argparse.Namespace) -> int:
     from vision.dataset import Scene, load_scenes
     from vision.evaluate import evaluate
     from vision.reader import Reader
-    from vision.synthetic import write_set
+    from vision.synthetic import D4_EDGE_MM, write_set
 
     if args.synthetic:
-        write_set(args.folder, args.synthetic, seed=args.seed)
+        low, high = args.d4_edge_mm or D4_EDGE_MM
+        if not 0 < low <= high:
+            given = f"--d4-edge-mm {low:g} {high:g}"
+            raise VisionSetupError(f"{given}: two edges in mm, the smaller first")
+        write_set(args.folder, args.synthetic, seed=args.seed, d4_edge_mm=(low, high))
     profile = _load_profile(args.profile)
     readers: dict[int, Reader] = {}
 

@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
-from vision.synthetic import scene, write_set
+from vision.synthetic import PX_PER_MM, scene, write_set
 
 
 def test_read_prints_the_observation_as_json(
@@ -71,6 +72,24 @@ def test_evaluate_counts_every_labelled_object(
     report = json.loads(capsys.readouterr().out)
     assert report["objects"] == sum(len(label["objects"]) for label in labels)
     assert len(list((tmp_path / "mistakes").glob("*.png"))) == len(report["mistakes"])
+
+
+def test_evaluate_generates_d4s_of_the_edges_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "set"
+    args = ["vision", "evaluate", str(folder), "--synthetic", "12", "--seed", "5", "--json"]
+    assert main([*args, "--d4-edge-mm", "18", "19"]) == 0
+    labels = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
+    drawn = [o for label in labels for o in label["objects"] if "base" in o]
+    assert drawn
+    for die in drawn:
+        base = np.asarray(die["base"])
+        edges_px = np.hypot(*(base - np.roll(base, 1, axis=0)).T)
+        assert np.all((edges_px >= 18 * PX_PER_MM - 1) & (edges_px <= 19 * PX_PER_MM + 1))
+    assert json.loads(capsys.readouterr().out)["objects"] > 0
+    assert main([*args, "--d4-edge-mm", "19", "18"]) == 2
+    assert "--d4-edge-mm 19 18: two edges in mm, the smaller first" in capsys.readouterr().err
 
 
 def test_a_missing_camera_is_a_message_not_a_traceback(

@@ -44,6 +44,7 @@ CARD_MM = 30.0  # printed corner marker cards
 TROUBLES = ("on-edge", "off-tray", "hand", "touching", "cocked")
 STICK_SIZE_MM = (120.0, 16.0)
 YESNO_SIZE_MM = (150.0, 20.0)
+D4_EDGE_MM = (25.0, 30.0)  # the development set's d4s; players' own may be smaller
 CLEAN_GAP_MM = 2.0  # nearer, the development set calls implements "touching"
 
 
@@ -67,9 +68,11 @@ class _Canvas:
         tray_seed: int | None = None,
         markers: bool = False,
         felt: tuple[int, int, int] | None = None,
+        d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
     ) -> None:
         self.rng = rng
         self.markers = markers
+        self.d4_edge_mm = d4_edge_mm
         self.origin = (
             (SIZE[0] - FLOOR_MM[0] * PX_PER_MM) / 2,
             (SIZE[1] - FLOOR_MM[1] * PX_PER_MM) / 2,
@@ -278,7 +281,7 @@ def _d4(
     two of its four tips painted: the top one and one corner of the base, or two corners
     of the base."""
     rng = canvas.rng
-    edge = rng.uniform(25, 30)
+    edge = rng.uniform(*canvas.d4_edge_mm)
     angle = np.radians(place[2])
     if cocked:
         points = []
@@ -554,6 +557,7 @@ def scene(
     look: str | None = None,
     markers: bool = False,
     felt: tuple[int, int, int] | None = None,
+    d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -563,10 +567,11 @@ def scene(
     ``faces`` ("MMPP", one letter per stick, or the yes/no stick's) and ``values`` (the d6s,
     or the d4) choose what the implements show instead of drawing it; scenes with the same
     ``tray_seed`` share one empty tray, as the throws of one game under one camera do;
-    ``look`` (one of LOOKS) is the set of sticks.
+    ``look`` (one of LOOKS) is the set of sticks; ``d4_edge_mm`` the range the d4s' edges
+    are drawn from.
     """
     rng = Random(seed)
-    canvas = _Canvas(rng, tray_seed, markers, felt)
+    canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm)
     empty = canvas.image.copy()
     placer = _Placer(rng)
     drawn_look = rng.choice(list(LOOKS))
@@ -662,7 +667,13 @@ def _cut_by_border(canvas: _Canvas, objects: list[dict[str, object]], look: str,
         objects.append({"kind": "d4", "value": 2, "bbox": box, "cut": True})
 
 
-def write_set(folder: Path, count: int, seed: int = 0, trouble_share: float = 0.3) -> Path:
+def write_set(
+    folder: Path,
+    count: int,
+    seed: int = 0,
+    trouble_share: float = 0.3,
+    d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
+) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``."""
     rng = Random(seed)
     (folder / "images").mkdir(parents=True, exist_ok=True)
@@ -675,7 +686,7 @@ def write_set(folder: Path, count: int, seed: int = 0, trouble_share: float = 0.
             trouble = "on-edge"
         if trouble == "on-edge" and kit in ("modern", "ur-nostick", "binary-d4"):
             trouble = "cocked"
-        made = scene(rng.randrange(2**31), kit, trouble)
+        made = scene(rng.randrange(2**31), kit, trouble, d4_edge_mm=d4_edge_mm)
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)
         cv2.imwrite(str(folder / "trays" / name), made.empty)
