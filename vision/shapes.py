@@ -2,7 +2,7 @@
 its edge or cocked, several touching, a hand, or something else.
 
 Sizes are the implements' (sticks 120 x 16 x 6 mm, the yes/no stick 150 x 20 x 7 mm, d4
-edge 25-30 mm, d6 15-18 mm) plus what the camera adds: the sides of an implement away
+edge 17-30 mm, d6 15-18 mm) plus what the camera adds: the sides of an implement away
 from the camera's axis, and a blur of a millimetre or two.
 """
 
@@ -31,7 +31,11 @@ D6_FILL = 0.7  # area / bounding rotated rectangle
 # Not a d4 either: a shadow or a side of the felt's shade can cut a corner off a d6's
 # outline; the pips are then looked for, and a die without a square top face is refused.
 D6_CUT_FILL = 0.62
-D4_SIDE = (20.0, 44.0)
+# A d4's outline is its base triangle, a millimetre shorter than its edge for the blur on
+# its corners: the development set's d4s have edges of 25-30 mm, a player's may be smaller
+# (generated, 20-25 mm: outlines of 19.2 mm and more). Below 16 mm (edges under about 17 mm)
+# the numerals are too small to tell apart: generated dice of 16 mm were read wrong.
+D4_SIDE = (16.0, 44.0)
 D4_TRIANGLE_FILL = 0.82  # area / smallest enclosing triangle
 HAND_AREA = 5000.0  # mm²: more than any two implements side by side
 
