@@ -424,6 +424,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     from vision.reader import Reader
     from vision.synthetic import D4_EDGE_MM, write_set
 
+    if args.d4_edge_mm and not args.synthetic:
+        raise VisionSetupError("--d4-edge-mm draws generated d4s: give --synthetic N too")
     if args.synthetic:
         low, high = args.d4_edge_mm or D4_EDGE_MM
         if not 0 < low <= high:

@@ -90,6 +90,8 @@ def test_evaluate_generates_d4s_of_the_edges_asked_for(
     assert json.loads(capsys.readouterr().out)["objects"] > 0
     assert main([*args, "--d4-edge-mm", "19", "18"]) == 2
     assert "--d4-edge-mm 19 18: two edges in mm, the smaller first" in capsys.readouterr().err
+    assert main(["vision", "evaluate", str(folder), "--d4-edge-mm", "18", "19"]) == 2
+    assert "give --synthetic N too" in capsys.readouterr().err
 
 
 def test_a_missing_camera_is_a_message_not_a_traceback(

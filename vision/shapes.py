@@ -34,7 +34,7 @@ D6_CUT_FILL = 0.62
 # A d4's outline is its base triangle, a millimetre shorter than its edge for the blur on
 # its corners: the development set's d4s have edges of 25-30 mm, a player's may be smaller
 # (generated, 20-25 mm: outlines of 19.2 mm and more). Below 16 mm (edges under about 17 mm)
-# the numerals are too small to tell apart: generated dice of 16 mm were read wrong.
+# the numerals are too small to trust: with 14 mm, a generated d4 of 16 mm was read wrong.
 D4_SIDE = (16.0, 44.0)
 D4_TRIANGLE_FILL = 0.82  # area / smallest enclosing triangle
 HAND_AREA = 5000.0  # mm²: more than any two implements side by side
