@@ -102,8 +102,24 @@ def add_vision_commands(commands: Any) -> None:
         metavar=("LOW", "HIGH"),
         help="with --synthetic: the generated d4s' edges, drawn between LOW and HIGH mm",
     )
+    evaluate.add_argument(
+        "--d6-side-mm",
+        type=float,
+        nargs=2,
+        metavar=("LOW", "HIGH"),
+        help="with --synthetic: the generated d6s' sides, drawn between LOW and HIGH mm",
+    )
     evaluate.add_argument("--json", action="store_true")
     evaluate.set_defaults(handler=_guarded(_evaluate))
+
+
+def _size_range(
+    option: str, given: list[float] | None, default: tuple[float, float]
+) -> tuple[float, float]:
+    low, high = given or default
+    if not 0 < low <= high:
+        raise VisionSetupError(f"{option} {low:g} {high:g}: two sizes in mm, the smaller first")
+    return low, high
 
 
 def _source(parser: argparse.ArgumentParser, required: bool = False) -> None:
@@ -422,16 +438,22 @@ def _evaluate(args: argparse.Namespace) -> int:
     from vision.dataset import Scene, load_scenes
     from vision.evaluate import evaluate
     from vision.reader import Reader
-    from vision.synthetic import D4_EDGE_MM, write_set
+    from vision.synthetic import D4_EDGE_MM, D6_SIDE_MM, write_set
 
-    if args.d4_edge_mm and not args.synthetic:
-        raise VisionSetupError("--d4-edge-mm draws generated d4s: give --synthetic N too")
     if args.synthetic:
-        low, high = args.d4_edge_mm or D4_EDGE_MM
-        if not 0 < low <= high:
-            given = f"--d4-edge-mm {low:g} {high:g}"
-            raise VisionSetupError(f"{given}: two edges in mm, the smaller first")
-        write_set(args.folder, args.synthetic, seed=args.seed, d4_edge_mm=(low, high))
+        d4_edge_mm = _size_range("--d4-edge-mm", args.d4_edge_mm, D4_EDGE_MM)
+        d6_side_mm = _size_range("--d6-side-mm", args.d6_side_mm, D6_SIDE_MM)
+        write_set(
+            args.folder,
+            args.synthetic,
+            seed=args.seed,
+            d4_edge_mm=d4_edge_mm,
+            d6_side_mm=d6_side_mm,
+        )
+    elif args.d4_edge_mm or args.d6_side_mm:
+        raise VisionSetupError(
+            "--d4-edge-mm and --d6-side-mm draw generated dice: give --synthetic N too"
+        )
     profile = _load_profile(args.profile)
     readers: dict[int, Reader] = {}
 

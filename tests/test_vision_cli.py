@@ -89,8 +89,36 @@ def test_evaluate_generates_d4s_of_the_edges_asked_for(
         assert np.all((edges_px >= 18 * PX_PER_MM - 1) & (edges_px <= 19 * PX_PER_MM + 1))
     assert json.loads(capsys.readouterr().out)["objects"] > 0
     assert main([*args, "--d4-edge-mm", "19", "18"]) == 2
-    assert "--d4-edge-mm 19 18: two edges in mm, the smaller first" in capsys.readouterr().err
+    assert "--d4-edge-mm 19 18: two sizes in mm, the smaller first" in capsys.readouterr().err
     assert main(["vision", "evaluate", str(folder), "--d4-edge-mm", "18", "19"]) == 2
+    assert "give --synthetic N too" in capsys.readouterr().err
+
+
+def test_evaluate_generates_d6s_of_the_sides_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "set"
+    args = ["vision", "evaluate", str(folder), "--synthetic", "12", "--seed", "5", "--json"]
+    assert main([*args, "--d6-side-mm", "30", "31"]) == 0
+    labels = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
+    boxes = [
+        o["bbox"]
+        for label in labels
+        for o in label["objects"]
+        if o["kind"] == "d6" and not o.get("cut")
+    ]
+    assert boxes
+    for (
+        left,
+        top,
+        right,
+        bottom,
+    ) in boxes:  # at least the side: an 18 mm die (the default's largest) never reaches 30 mm
+        assert min(right - left, bottom - top) >= 30 * PX_PER_MM - 1
+    assert json.loads(capsys.readouterr().out)["objects"] > 0
+    assert main([*args, "--d6-side-mm", "0", "18"]) == 2
+    assert "--d6-side-mm 0 18: two sizes in mm, the smaller first" in capsys.readouterr().err
+    assert main(["vision", "evaluate", str(folder), "--d6-side-mm", "18", "19"]) == 2
     assert "give --synthetic N too" in capsys.readouterr().err
 
 

@@ -45,6 +45,7 @@ TROUBLES = ("on-edge", "off-tray", "hand", "touching", "cocked")
 STICK_SIZE_MM = (120.0, 16.0)
 YESNO_SIZE_MM = (150.0, 20.0)
 D4_EDGE_MM = (25.0, 30.0)  # the development set's d4s; players' own may be smaller
+D6_SIDE_MM = (15.0, 18.0)  # the development set's d6s; players' own may be 12 mm, or 19 and more
 CLEAN_GAP_MM = 2.0  # nearer, the development set calls implements "touching"
 
 
@@ -69,10 +70,12 @@ class _Canvas:
         markers: bool = False,
         felt: tuple[int, int, int] | None = None,
         d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
+        d6_side_mm: tuple[float, float] = D6_SIDE_MM,
     ) -> None:
         self.rng = rng
         self.markers = markers
         self.d4_edge_mm = d4_edge_mm
+        self.d6_side_mm = d6_side_mm
         self.origin = (
             (SIZE[0] - FLOOR_MM[0] * PX_PER_MM) / 2,
             (SIZE[1] - FLOOR_MM[1] * PX_PER_MM) / 2,
@@ -207,7 +210,7 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     rng = canvas.rng
     body = rng.choice(DIE_COLOURS)
     pip = (240, 240, 240) if sum(body) < 400 else (25, 25, 25)
-    side = rng.uniform(15, 18)
+    side = rng.uniform(*canvas.d6_side_mm)
     size = (side * 1.6, side) if cocked else (side, side)
     polygon = canvas.rectangle(place[:2], size, place[2])
     canvas.shadow(polygon)
@@ -558,6 +561,7 @@ def scene(
     markers: bool = False,
     felt: tuple[int, int, int] | None = None,
     d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
+    d6_side_mm: tuple[float, float] = D6_SIDE_MM,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -567,11 +571,11 @@ def scene(
     ``faces`` ("MMPP", one letter per stick, or the yes/no stick's) and ``values`` (the d6s,
     or the d4) choose what the implements show instead of drawing it; scenes with the same
     ``tray_seed`` share one empty tray, as the throws of one game under one camera do;
-    ``look`` (one of LOOKS) is the set of sticks; ``d4_edge_mm`` the range the d4s' edges
-    are drawn from.
+    ``look`` (one of LOOKS) is the set of sticks; ``d4_edge_mm`` and ``d6_side_mm`` the ranges
+    the d4s' edges and the d6s' sides are drawn from.
     """
     rng = Random(seed)
-    canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm)
+    canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm)
     empty = canvas.image.copy()
     placer = _Placer(rng)
     drawn_look = rng.choice(list(LOOKS))
@@ -614,13 +618,18 @@ def scene(
             }
         )
     if kit == "modern":
+        reach = max(15.0, d6_side_mm[1] - 3)  # the d6 and its shadow, room to tilt its top face
         for index in range(2):
             value = rng.randint(1, 6)
             if values is not None:
                 value = values[index]
             cocked = trouble == "cocked" and index == 0
             objects.append(
-                {"kind": "d6", "value": value, "bbox": _d6(canvas, placer.place(15), value, cocked)}
+                {
+                    "kind": "d6",
+                    "value": value,
+                    "bbox": _d6(canvas, placer.place(reach), value, cocked),
+                }
             )
     if trouble == "touching":
         _touching(canvas, objects, look)
@@ -673,6 +682,7 @@ def write_set(
     seed: int = 0,
     trouble_share: float = 0.3,
     d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
+    d6_side_mm: tuple[float, float] = D6_SIDE_MM,
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``."""
     rng = Random(seed)
@@ -686,7 +696,9 @@ def write_set(
             trouble = "on-edge"
         if trouble == "on-edge" and kit in ("modern", "ur-nostick", "binary-d4"):
             trouble = "cocked"
-        made = scene(rng.randrange(2**31), kit, trouble, d4_edge_mm=d4_edge_mm)
+        made = scene(
+            rng.randrange(2**31), kit, trouble, d4_edge_mm=d4_edge_mm, d6_side_mm=d6_side_mm
+        )
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)
         cv2.imwrite(str(folder / "trays" / name), made.empty)
