@@ -205,8 +205,8 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     """A d6 as a camera above the picture's centre sees it: the top face moved away from the
     centre by perspective, and between it and the footprint the sides facing the lens,
     shaded, with their pips squeezed. Makes differ: pips spaced 25-31 % of a side apart,
-    1.2-1.6 mm across, sometimes pale on a coloured die; a rounded edge of the top face may
-    catch the light as a thin glint."""
+    2.4-3.2 mm across on a die of 16.5 mm (in proportion on others), sometimes pale on a
+    coloured die; a rounded edge of the top face may catch the light as a thin glint."""
     rng = canvas.rng
     body = rng.choice(DIE_COLOURS)
     pip = (240, 240, 240) if sum(body) < 400 else (25, 25, 25)
@@ -229,7 +229,7 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
         cv2.ellipse(canvas.image, (int(x), int(y)), (3, 1), place[2], 0, 360, pip, -1)
     cv2.fillPoly(canvas.image, [top], body)
     gap = side * rng.uniform(0.25, 0.31)
-    radius = rng.uniform(1.2, 1.6) * PX_PER_MM
+    radius = rng.uniform(1.2, 1.6) * PX_PER_MM * side / 16.5  # larger dice, larger pips
     if max(body) - min(body) > 60 and rng.random() < 0.3:  # pale pips on a coloured die
         pip = (
             (pip[0] + body[0]) // 2,
