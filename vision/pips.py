@@ -18,13 +18,19 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.segment import Blob, channel_median
-from vision.tray import Image
+from vision.tray import Image, Tray
 
+# A pip's width: 2 mm at least, and at most 5 mm or, on a larger die, 0.3 of its side (blur
+# included). Wider, a mark is pips run together, or into a glint, and is parted.
 PIP_DIAMETER_MM = (2.0, 5.0)
+PIP_LARGEST_SHARE = 0.3
 FACE_COLOUR_DISTANCE = 18.0  # Lab units from the top face's median colour
 TOP_SLACK_MM = 1.5  # the top face may reach this far past where perspective puts it
 SEED_INSET_MM = 2.5  # the top face's first guess, shrunk by this much, gives its colour
-TOP_FACE_SIDE_MM = (12.0, 22.0)  # 15-18 mm dice, nearer the lens than the floor, rounded
+# The dice's sides: a common die is 16 mm, a large one 19 mm, a jumbo one up to 25 mm; below
+# 15 mm the pips are a few pixels wide, and such dice are refused more often.
+D6_SIDE_MM = (12.0, 26.0)
+TOP_FACE_SIDE_MM = (12.0, 30.0)  # nearer the lens than the floor, less a rounded edge
 TOP_FACE_SQUARENESS = 1.25
 CORE_INSET_MM = 1.5  # the face's core: this far inside the region of the face's colour
 PIP_REACH_MM = 2.0  # how far past the region of the face's colour a pip's centre may lie
@@ -49,8 +55,10 @@ BARE_REACH = 1.2  # the bare square around the layout's centre, in pitches: cove
 ONE_PIP_BARE_REACH = 0.45
 ROUND_SPOT_FILL = 0.55  # a spot fills this share of its enclosing circle: a line does not
 PIP_HALO_MM = 0.8  # a pip's blurred rim, left out of the bare part
-SAME_PAINT = 0.6  # the faintest pip has at least this share of the median pip's contrast
-PIP_PITCH_MM = (3.3, 6.8)  # from one pip to the next along a side, for dice of 15-18 mm
+# The faintest pip has at least this share of the strongest's contrast: the shaded corners
+# of a small die's sides, fainter than its pip, made a 1 look like a 3 (0.56; pips: 0.73+).
+SAME_PAINT = 0.65
+PIP_PITCH_MM = (3.3, 9.5)  # from one pip to the next along a side, for dice of 15-25 mm
 ON_PLACE = 0.35  # largest distance of a pip from its place on the grid, in pitches
 SQUARE_CORNERS = 0.9  # how well the corner pips' directions agree on one square (0-1)
 MAX_CANDIDATES = 9
@@ -122,6 +130,32 @@ class _Grid:
         object.__setattr__(self, "places", np.asarray(places, np.float64))
 
 
+def die_side(blob: Blob, tray: Tray) -> float:
+    """A d6's side (mm), from its outline alone: a cube is as tall as it is wide, and the
+    top face is the outline less the sides that the lift for the die's height uncovers
+    (see ``top_face``). A top face found with a height too low keeps some of the sides and
+    comes out larger than that height seen from nearer the lens; too high, smaller. The
+    side is the height of the sizes' range where the two agree best."""
+    outline = _outline(blob)
+    lens_mm = tray.camera_height_mm
+
+    def misfit(side: float) -> float:
+        top = top_face(outline, tray.lift(*blob.centre, side))
+        seen_mm = float(np.sqrt(np.count_nonzero(top))) / tray.px_per_mm
+        return abs(seen_mm - side * lens_mm / (lens_mm - side))
+
+    sides = np.arange(D6_SIDE_MM[0], D6_SIDE_MM[1] + 0.5, 1.0)
+    return min((float(side) for side in sides), key=misfit)
+
+
+def _outline(blob: Blob) -> Mask:
+    """The blob's outline, filled, in a crop of its box (the part within the frame)."""
+    x0, y0 = max(0, blob.box.x0), max(0, blob.box.y0)
+    outline = np.zeros((max(0, blob.box.y1 - y0), max(0, blob.box.x1 - x0)), np.uint8)
+    cv2.drawContours(outline, [blob.contour - np.array([x0, y0])], -1, 1, -1)
+    return outline
+
+
 def top_face(inside: Mask, lift: tuple[float, float]) -> Mask:
     """The part of an implement's mask that is its top face.
 
@@ -171,14 +205,19 @@ def signed_contrast(lab: NDArray[np.float32], face: Mask) -> NDArray[np.float32]
 
 
 def count_pips(
-    frame: Image, blob: Blob, px_per_mm: float, lift: tuple[float, float] = (0.0, 0.0)
+    frame: Image,
+    blob: Blob,
+    px_per_mm: float,
+    lift: tuple[float, float] = (0.0, 0.0),
+    side_mm: float = 16.0,
 ) -> PipCount:
+    """The pips on the top face of a d6 whose outline is ``blob`` and whose side is
+    ``side_mm`` (see ``die_side``); the top face is the footprint moved by ``lift``."""
     x0, y0, x1, y1 = blob.box.x0, blob.box.y0, blob.box.x1, blob.box.y1
     crop = frame[max(0, y0) : y1, max(0, x0) : x1]
     if crop.size == 0:
         return PipCount(None, 0.0)
-    outline = np.zeros(crop.shape[:2], np.uint8)
-    cv2.drawContours(outline, [blob.contour - np.array([max(0, x0), max(0, y0)])], -1, 1, -1)
+    outline = _outline(blob)
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     top = top_face(outline, lift)
     region = _top_region(lab, outline, top, px_per_mm)
@@ -204,10 +243,13 @@ def count_pips(
     )
     # Pips are lighter than the body or darker: both are tried, and a count stands only
     # when it is the one count that holds.
+    widest_mm = max(PIP_DIAMETER_MM[1], PIP_LARGEST_SHARE * side_mm)
     counts: set[int] = set()
     confidences: list[float] = []
     for polarity in (1.0, -1.0):
-        marks, parted = _round_marks(_marks(polarity * contrast, outline), px_per_mm, near)
+        marks, parted = _round_marks(
+            _marks(polarity * contrast, outline), px_per_mm, near, widest_mm
+        )
         found = _layouts(marks, face, polarity)
         if not found and parted:
             found = _layouts(marks + parted, face, polarity)
@@ -244,11 +286,13 @@ def _marks(contrast: NDArray[np.float32], outline: Mask) -> Mask:
     return np.asarray(cv2.morphologyEx(marks, cv2.MORPH_OPEN, pip_core), np.uint8)
 
 
-def _round_marks(marks: Mask, px_per_mm: float, near: Mask) -> tuple[list[_Mark], list[_Mark]]:
+def _round_marks(
+    marks: Mask, px_per_mm: float, near: Mask, widest_mm: float
+) -> tuple[list[_Mark], list[_Mark]]:
     """Round marks of a pip's size centred near the top face; and the round parts of those
     too large for one pip, once opened by ``SPLIT_OPENING_MM``: pips that blur ran together
     or into a glint."""
-    low, high = (float(np.pi / 4 * (d * px_per_mm) ** 2) for d in PIP_DIAMETER_MM)
+    low, high = (float(np.pi / 4 * (d * px_per_mm) ** 2) for d in (PIP_DIAMETER_MM[0], widest_mm))
     areas = (low, high)
     found, too_large = _pip_marks(marks, areas, near)
     if not too_large.any():
@@ -449,7 +493,7 @@ def _bare_share(marks: list[_Mark], grid: _Grid, face: _Face, polarity: float) -
     spots = np.asarray(cv2.filter2D(polarity * face.contrast, -1, disc / disc.sum()), np.float32)
     peaks = [_spot(spots, mark.centre, 1) for mark in marks]
     faintest = min(peaks)
-    if faintest <= 0 or faintest < SAME_PAINT * float(np.median(peaks)):
+    if faintest <= 0 or faintest < SAME_PAINT * max(peaks):
         return None
     worst = 0.0
     taken = {_nearest_place(grid, mark.centre)[0] for mark in marks}

@@ -28,7 +28,7 @@ from vision.observation import (
     Reason,
     Refusal,
 )
-from vision.pips import count_pips
+from vision.pips import count_pips, die_side
 from vision.profile import Profile
 from vision.segment import Blob, Foreground, Segmenter
 from vision.separate import separated
@@ -37,7 +37,6 @@ from vision.tetra import Tetra, fit_tetras
 from vision.tray import Image, Tray
 
 ON_RIM_MM = 10.0  # reaching this far past the floor's edge: leaning on the rim
-D6_HEIGHT_MM = 16.5  # the dice are 15-18 mm: an error of a millimetre moves the top face little
 OFF_TRAY_MM = 35.0  # this far: on top of the rim or outside
 _SHAPE_REASONS = {
     Shape.ON_EDGE: Reason.ON_EDGE,
@@ -215,8 +214,9 @@ class Reader:
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
 
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
-        lift = self.tray.lift(*blob.centre, D6_HEIGHT_MM)
-        pips = count_pips(frame, blob, self.tray.px_per_mm, lift)
+        side_mm = die_side(blob, self.tray)
+        lift = self.tray.lift(*blob.centre, side_mm)
+        pips = count_pips(frame, blob, self.tray.px_per_mm, lift, side_mm)
         if not pips.lying_flat:
             return Refusal(Reason.COCKED, blob.box, "no square top face")
         if pips.value is None:

@@ -37,7 +37,7 @@ SPLIT_MM = 3.0  # joints narrower than twice this are cut
 # blurred sides has a circle of this radius inside, and at least this area.
 DARK_DIE_CORE_MM = 4.5
 DARK_DIE_MM2 = 120.0
-DARK_DIE_MAX_MM2 = 700.0  # a d4 of 30 mm with its sides, a d6 of 18 mm with two
+DARK_DIE_MAX_MM2 = 1100.0  # a d4 of 30 mm with its sides, a d6 of 25 mm with two
 DARK_DIE_SOLIDITY = 0.7
 # A stick of the felt's own colour (bare wood on a beige felt) only hides the felt's texture:
 # a region that hides it, a stick's or the yes/no stick's size (with what blur and chance

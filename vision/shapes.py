@@ -2,7 +2,7 @@
 its edge or cocked, several touching, a hand, or something else.
 
 Sizes are the implements' (sticks 120 x 16 x 6 mm, the yes/no stick 150 x 20 x 7 mm, d4
-edge 17-30 mm, d6 15-18 mm) plus what the camera adds: the sides of an implement away
+edge 17-30 mm, d6 15-25 mm) plus what the camera adds: the sides of an implement away
 from the camera's axis, and a blur of a millimetre or two.
 """
 
@@ -25,8 +25,12 @@ YESNO_LENGTH = (142.0, 182.0)
 YESNO_FLAT_WIDTH = (17.5, 32.0)
 YESNO_EDGE_WIDTH = 14.5
 DIE_MAX_LENGTH = 46.0
-D6_SIDE = (13.0, 30.0)  # the outline: the top face and, by perspective, the sides facing the lens
-D6_SQUARENESS = 1.5  # long side / short side; whether the top face is square is checked later
+# The outline: the top face and, by perspective, the sides facing the lens (a die of 25 mm
+# near the floor's edge: 27 mm of top face and 14 mm of side).
+D6_SIDE = (13.0, 42.0)
+# Long side / short side (about 1.5 for a die of 25 mm at the floor's edge); whether the
+# top face is square is checked later. A die resting on an edge may look longer still.
+D6_SQUARENESS = 1.5
 D6_FILL = 0.7  # area / bounding rotated rectangle
 # Not a d4 either: a shadow or a side of the felt's shade can cut a corner off a d6's
 # outline; the pips are then looked for, and a die without a square top face is refused.
