@@ -95,20 +95,14 @@ def add_vision_commands(commands: Any) -> None:
         "--synthetic", type=int, metavar="N", help="first write N generated scenes into DIR"
     )
     evaluate.add_argument("--seed", type=int, default=0)
-    evaluate.add_argument(
-        "--d4-edge-mm",
-        type=float,
-        nargs=2,
-        metavar=("LOW", "HIGH"),
-        help="with --synthetic: the generated d4s' edges, drawn between LOW and HIGH mm",
-    )
-    evaluate.add_argument(
-        "--d6-side-mm",
-        type=float,
-        nargs=2,
-        metavar=("LOW", "HIGH"),
-        help="with --synthetic: the generated d6s' sides, drawn between LOW and HIGH mm",
-    )
+    for option, sizes in (("--d4-edge-mm", "d4s' edges"), ("--d6-side-mm", "d6s' sides")):
+        evaluate.add_argument(
+            option,
+            type=float,
+            nargs=2,
+            metavar=("LOW", "HIGH"),
+            help=f"with --synthetic: the generated {sizes}, drawn between LOW and HIGH mm",
+        )
     evaluate.add_argument("--json", action="store_true")
     evaluate.set_defaults(handler=_guarded(_evaluate))
 

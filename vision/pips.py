@@ -56,7 +56,8 @@ ONE_PIP_BARE_REACH = 0.45
 ROUND_SPOT_FILL = 0.55  # a spot fills this share of its enclosing circle: a line does not
 PIP_HALO_MM = 0.8  # a pip's blurred rim, left out of the bare part
 # The faintest pip has at least this share of the strongest's contrast: the shaded corners
-# of a small die's sides, fainter than its pip, made a 1 look like a 3 (0.56; pips: 0.73+).
+# of a small die's sides (0.56 of its pip's) made a 1 look like a 3; a die's own pips
+# measured 0.73 or more on every set.
 SAME_PAINT = 0.65
 PIP_PITCH_MM = (3.3, 9.5)  # from one pip to the next along a side, for dice of 15-25 mm
 ON_PLACE = 0.35  # largest distance of a pip from its place on the grid, in pitches
@@ -149,7 +150,8 @@ def die_side(blob: Blob, tray: Tray) -> float:
 
 
 def _outline(blob: Blob) -> Mask:
-    """The blob's outline, filled, in a crop of its box (the part within the frame)."""
+    """The blob's outline, filled, in a crop of its box (from the box's corner, or the
+    frame's when the box starts beyond it, as ``count_pips`` crops the frame)."""
     x0, y0 = max(0, blob.box.x0), max(0, blob.box.y0)
     outline = np.zeros((max(0, blob.box.y1 - y0), max(0, blob.box.x1 - x0)), np.uint8)
     cv2.drawContours(outline, [blob.contour - np.array([x0, y0])], -1, 1, -1)
