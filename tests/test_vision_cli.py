@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -74,52 +75,47 @@ def test_evaluate_counts_every_labelled_object(
     assert len(list((tmp_path / "mistakes").glob("*.png"))) == len(report["mistakes"])
 
 
+def _generated_labels(
+    folder: Path, capsys: pytest.CaptureFixture[str], option: str, sizes: tuple[str, str]
+) -> list[dict[str, Any]]:
+    """The labels of a set written and read by ``evaluate --synthetic`` with a size option;
+    then that option in the wrong order, with a size of 0, or without ``--synthetic``,
+    must be messages."""
+    args = ["vision", "evaluate", str(folder), "--synthetic", "12", "--seed", "5", "--json"]
+    assert main([*args, option, *sizes]) == 0
+    assert json.loads(capsys.readouterr().out)["objects"] > 0
+    labels = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
+    for wrong in ((sizes[1], sizes[0]), ("0", sizes[0])):
+        assert main([*args, option, *wrong]) == 2
+        message = f"{option} {' '.join(wrong)}: two sizes in mm, the smaller first"
+        assert message in capsys.readouterr().err
+    assert main(["vision", "evaluate", str(folder), option, *sizes]) == 2
+    assert "give --synthetic N too" in capsys.readouterr().err
+    return labels
+
+
 def test_evaluate_generates_d4s_of_the_edges_asked_for(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder = tmp_path / "set"
-    args = ["vision", "evaluate", str(folder), "--synthetic", "12", "--seed", "5", "--json"]
-    assert main([*args, "--d4-edge-mm", "18", "19"]) == 0
-    labels = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
+    labels = _generated_labels(tmp_path / "set", capsys, "--d4-edge-mm", ("18", "19"))
     drawn = [o for label in labels for o in label["objects"] if "base" in o]
     assert drawn
     for die in drawn:
         base = np.asarray(die["base"])
         edges_px = np.hypot(*(base - np.roll(base, 1, axis=0)).T)
         assert np.all((edges_px >= 18 * PX_PER_MM - 1) & (edges_px <= 19 * PX_PER_MM + 1))
-    assert json.loads(capsys.readouterr().out)["objects"] > 0
-    assert main([*args, "--d4-edge-mm", "19", "18"]) == 2
-    assert "--d4-edge-mm 19 18: two sizes in mm, the smaller first" in capsys.readouterr().err
-    assert main(["vision", "evaluate", str(folder), "--d4-edge-mm", "18", "19"]) == 2
-    assert "give --synthetic N too" in capsys.readouterr().err
 
 
 def test_evaluate_generates_d6s_of_the_sides_asked_for(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder = tmp_path / "set"
-    args = ["vision", "evaluate", str(folder), "--synthetic", "12", "--seed", "5", "--json"]
-    assert main([*args, "--d6-side-mm", "30", "31"]) == 0
-    labels = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
-    boxes = [
-        o["bbox"]
-        for label in labels
-        for o in label["objects"]
-        if o["kind"] == "d6" and not o.get("cut")
-    ]
+    labels = _generated_labels(tmp_path / "set", capsys, "--d6-side-mm", ("30", "31"))
+    drawn = [o for label in labels for o in label["objects"] if o["kind"] == "d6"]
+    boxes = [o["bbox"] for o in drawn if not o.get("cut")]
     assert boxes
-    for (
-        left,
-        top,
-        right,
-        bottom,
-    ) in boxes:  # at least the side: an 18 mm die (the default's largest) never reaches 30 mm
+    # A box is at least the die's side; an 18 mm die, the default's largest, never spans 30 mm.
+    for left, top, right, bottom in boxes:
         assert min(right - left, bottom - top) >= 30 * PX_PER_MM - 1
-    assert json.loads(capsys.readouterr().out)["objects"] > 0
-    assert main([*args, "--d6-side-mm", "0", "18"]) == 2
-    assert "--d6-side-mm 0 18: two sizes in mm, the smaller first" in capsys.readouterr().err
-    assert main(["vision", "evaluate", str(folder), "--d6-side-mm", "18", "19"]) == 2
-    assert "give --synthetic N too" in capsys.readouterr().err
 
 
 def test_a_missing_camera_is_a_message_not_a_traceback(
