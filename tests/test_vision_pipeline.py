@@ -180,6 +180,60 @@ def test_a_black_die_on_a_dark_felt_is_found(kit: str, seed: int) -> None:
         assert any(b.box.y0 <= (y0 + y1) / 2 <= b.box.y1 for b in blobs)
 
 
+def _painted(made: SyntheticScene, colour: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
+    """The scene's frame with an ellipse of ``colour`` painted on the floor, clear of every
+    implement."""
+    from vision.synthetic import PX_PER_MM
+
+    axes = (round(size_mm[0] * PX_PER_MM / 2), round(size_mm[1] * PX_PER_MM / 2))
+    reach = max(axes) + 15
+    for x in range(300, 900, 40):
+        for y in range(250, 650, 40):
+            clear = all(
+                x + reach < o["bbox"][0]
+                or x - reach > o["bbox"][2]
+                or y + reach < o["bbox"][1]
+                or y - reach > o["bbox"][3]
+                for o in made.objects
+            )
+            if clear:
+                frame = made.frame.copy()
+                cv2.ellipse(frame, (x, y), axes, 30, 0, 360, colour.tolist(), -1)
+                return frame
+    raise AssertionError("no clear spot on the floor")
+
+
+@pytest.mark.parametrize("felt", [(70, 70, 190), (60, 120, 40), (150, 80, 40)])
+def test_a_deep_shadow_cast_apart_from_its_implement_is_no_object(
+    felt: tuple[int, int, int],
+) -> None:
+    """A lamp close above the tray casts shadows deeper than the shadow rule lets pass, and
+    may cast one apart from its die (dev 0031, a red felt: the shadow was (3, 3, 23) where
+    the felt was (90, 88, 188)): on a coloured felt it keeps the felt's hue, more saturated,
+    where black paint is grey. Smaller than any implement, it is no object; black paint of
+    that size, or a patch of that colour as large as a die's top, still is one."""
+    made = scene(0, "modern", felt=felt)
+    segmenter = Segmenter(calibrate(made.empty))
+    found = len(segmenter.foreground(made.frame).blobs)
+    assert found == len(made.objects)
+    deep = np.clip(np.asarray(felt, np.float64) * 0.25 - 20, 0, 255)
+    black = np.array([25.0, 25.0, 25.0])
+    for colour, size_mm, seen in ((deep, (12, 8), 0), (black, (12, 8), 1), (deep, (24, 16), 1)):
+        frame = _painted(made, colour, size_mm)
+        assert len(segmenter.foreground(frame).blobs) == found + seen, (colour, size_mm)
+
+
+def test_on_a_felt_nearly_grey_a_deep_shadow_is_an_object() -> None:
+    """On a felt with little hue, a deep shadow's hue tells nothing (a shade of the felt
+    and a dark brown paint look alike): a small, very dark patch stays an object."""
+    greyish = (100, 110, 120)
+    made = scene(0, "modern", felt=greyish)
+    segmenter = Segmenter(calibrate(made.empty))
+    found = len(segmenter.foreground(made.frame).blobs)
+    frame = _painted(made, np.array([10.0, 20.0, 40.0]), (12, 8))
+    assert len(segmenter.foreground(frame).blobs) == found + 1
+
+
 @pytest.mark.parametrize(
     ("seed", "kit", "faces"),
     [(0, "ur", "P"), (1, "ur", "P"), (0, "sticks4", "PPPP"), (1, "sticks3", None)],

@@ -53,6 +53,14 @@ PALE_FOUND_SHARE = 0.3  # a region this much changed anyway is an implement alre
 # colour moved by more than this share in a channel.
 RELIGHT_SHARE = 0.02
 FELT_SAMPLING = 4  # every 4th pixel of every 4th row of the floor (analysis size)
+# A lamp close above the tray casts a shadow deeper than SHADOW_DEPTH, and may cast it apart
+# from its implement. On a coloured felt, a shadow that deep keeps the felt's hue and grows
+# more saturated (the camera's black level lifts the felt's own channel least); black paint
+# is grey. A blob smaller than any implement, this dark, of the felt's hue and at least its
+# saturation, is such a shadow. On a felt nearer grey, hue tells nothing: the rule is off.
+SHADE_FELT_SATURATION = 0.2
+SHADE_DARKNESS = 0.5  # the blob's brightness (HSV value) at most this share of the felt's
+SHADE_HUE_DEG = 30.0
 
 Mask = NDArray[np.uint8]
 Contour = NDArray[np.int32]
@@ -391,8 +399,32 @@ class Segmenter:
             divisible = blob.solidity < SPLIT_SOLIDITY and not blob.touches_border
             parts = self._parts(np.asarray(contour, np.int32), mask.shape) if divisible else []
             blobs.extend(parts or [blob])
-        kept = tuple(b for b in blobs if b.area_mm2 >= MIN_BLOB_MM2 and not b.wall_light)
+        kept = tuple(
+            b
+            for b in blobs
+            if b.area_mm2 >= MIN_BLOB_MM2 and not b.wall_light and not self._deep_shade(b, small)
+        )
         return Foreground(mask, kept, lit, motion)
+
+    def _deep_shade(self, blob: Blob, small: Image) -> bool:
+        """Whether a blob is a deep shadow cast apart from its implement (see
+        ``SHADE_FELT_SATURATION``); ``small``: the frame at analysis size, relit."""
+        felt_hue, felt_saturation, felt_value = _hsv(self._felt_colour[None])[0]
+        if blob.area_mm2 >= SMALLEST_IMPLEMENT_MM2 or felt_saturation < SHADE_FELT_SATURATION:
+            return False
+        region = np.zeros(small.shape[:2], np.uint8)
+        contour = np.asarray(np.round(blob.contour * ANALYSIS_SCALE), np.int32)
+        cv2.drawContours(region, [contour], -1, 255, cv2.FILLED)
+        pixels = small[region > 0].astype(np.float64)
+        if not len(pixels):
+            return False
+        hue, saturation, value = _hsv(np.median(pixels, axis=0)[None])[0]
+        hue_apart = abs((hue - felt_hue + 180.0) % 360.0 - 180.0)
+        return bool(
+            value <= SHADE_DARKNESS * felt_value
+            and hue_apart <= SHADE_HUE_DEG
+            and saturation >= felt_saturation
+        )
 
     def _parts(self, contour: NDArray[np.int32], shape: tuple[int, ...]) -> list[Blob]:
         """Implements that touch only at a corner or an end: the narrow joint is cut.
@@ -456,6 +488,12 @@ class Segmenter:
             outside_mm=float(outside_px.max()) / scale,
             beyond_floor=bool(outside_px.min() > 0),
         )
+
+
+def _hsv(bgr: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Colours (n, 3: blue, green, red, 0-255) as hue (degrees), saturation and value (0-1)."""
+    as_image = np.asarray(bgr[None] / 255.0, np.float32)
+    return np.asarray(cv2.cvtColor(as_image, cv2.COLOR_BGR2HSV)[0], np.float64)
 
 
 def _halved(mask: Mask) -> Mask:
