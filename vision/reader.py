@@ -134,10 +134,12 @@ class Reader:
         if call.shape is not Shape.FLAT or call.kind is None:
             refusal = Refusal(_SHAPE_REASONS[call.shape], blob.box, call.shape.value)
             d4_sized = D4_SIDE[0] <= blob.length_mm <= D4_SIDE[1]
-            if call.shape is Shape.COCKED and d4_sized and (kit is None or kit.d4):
-                # A dark face lost to the shadow rule leaves a d4's outline no triangle;
-                # its numerals on three fitted faces, cross-checked, show it lies flat. (In
-                # a kit without d4s, it is a cocked stick or die.)
+            partial = call.shape in (Shape.COCKED, Shape.UNKNOWN)
+            if partial and d4_sized and (kit is None or kit.d4):
+                # A dark face lost to the shadow rule, or a face of the felt's own colour,
+                # leaves a d4's outline no triangle, or too narrow for any die; its
+                # numerals on three fitted faces, cross-checked, show it lies flat. (In a
+                # kit without d4s, it is a cocked stick or die, or no implement.)
                 return self._d4(blob, binary, otherwise=refusal)
             return refusal
         if call.kind is Kind.D6:
