@@ -224,9 +224,12 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     top = canvas.rectangle(top_centre, size, place[2])
     outline = np.asarray(cv2.convexHull(np.vstack([polygon, top])), np.int32)
     cv2.fillPoly(canvas.image, [outline], tuple(int(c * 0.6) for c in body))
-    for corner in polygon:  # squeezed pips on the sides, near the footprint's corners
+    # Squeezed pips on the sides, near the footprint's corners: 3 pixels long on a die of
+    # 16.5 mm, in proportion on others.
+    side_pip = (round(3 * side / 16.5), 1)
+    for corner in polygon:
         x, y = (0.75 * corner + 0.25 * np.asarray((cx, cy))).astype(int)
-        cv2.ellipse(canvas.image, (int(x), int(y)), (3, 1), place[2], 0, 360, pip, -1)
+        cv2.ellipse(canvas.image, (int(x), int(y)), side_pip, place[2], 0, 360, pip, -1)
     cv2.fillPoly(canvas.image, [top], body)
     gap = side * rng.uniform(0.25, 0.31)
     radius = rng.uniform(1.2, 1.6) * PX_PER_MM * side / 16.5  # larger dice, larger pips
