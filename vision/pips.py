@@ -24,6 +24,13 @@ from vision.tray import Image, Tray
 # included). Wider, a mark is pips run together, or into a glint, and is parted.
 PIP_DIAMETER_MM = (2.0, 5.0)
 PIP_LARGEST_SHARE = 0.3
+# A small die (12 mm is common) has pips of about 1.5-2 mm, a few pixels across: 1.3 mm at
+# least, and the opening that keeps what is as wide as a pip (5 pixels, about 2 mm, on
+# larger dice) is 3 pixels wide. Small: under 14 mm as read from its outline, which reads
+# a die of 15-18 mm 1-2 mm short at times (its squeezed side pips then passed for pips).
+SMALL_DIE_MM = 14.0
+SMALL_PIP_MM = 1.3
+PIP_CORE_PX = (3, 5)  # small dice, others
 FACE_COLOUR_DISTANCE = 18.0  # Lab units from the top face's median colour
 TOP_SLACK_MM = 1.5  # the top face may reach this far past where perspective puts it
 SEED_INSET_MM = 2.5  # the top face's first guess, shrunk by this much, gives its colour
@@ -59,7 +66,10 @@ PIP_HALO_MM = 0.8  # a pip's blurred rim, left out of the bare part
 # of a small die's sides (0.56 of its pip's) made a 1 look like a 3; a die's own pips
 # measured 0.73 or more on every set.
 SAME_PAINT = 0.65
-PIP_PITCH_MM = (3.3, 9.5)  # from one pip to the next along a side, for dice of 15-25 mm
+# From one pip to the next along a side: 3.3-9.5 mm for dice of 15-25 mm; at least 0.22 of
+# the side on a smaller die (a die of 12 mm puts its pips about 3-3.7 mm apart).
+PIP_PITCH_MM = (3.3, 9.5)
+PIP_PITCH_SMALLEST_SHARE = 0.22
 ON_PLACE = 0.35  # largest distance of a pip from its place on the grid, in pitches
 SQUARE_CORNERS = 0.9  # how well the corner pips' directions agree on one square (0-1)
 MAX_CANDIDATES = 9
@@ -107,6 +117,7 @@ class _Face:
     top: Mask  # well inside where perspective puts the top face (the outline less the sides)
     contrast: NDArray[np.float32]  # signed colour distance from the body
     px_per_mm: float
+    pitch_mm: tuple[float, float]  # the pips' spacing on this die, at least and at most
     xs: NDArray[np.float32]  # each pixel's column
     ys: NDArray[np.float32]  # each pixel's row
 
@@ -232,6 +243,7 @@ def count_pips(
         _eroded(top, CORE_INSET_MM * px_per_mm),
         contrast,
         px_per_mm,
+        (min(PIP_PITCH_MM[0], PIP_PITCH_SMALLEST_SHARE * side_mm), PIP_PITCH_MM[1]),
         *np.meshgrid(
             np.arange(crop.shape[1], dtype=np.float32), np.arange(crop.shape[0], dtype=np.float32)
         ),
@@ -245,12 +257,19 @@ def count_pips(
     )
     # Pips are lighter than the body or darker: both are tried, and a count stands only
     # when it is the one count that holds.
-    widest_mm = max(PIP_DIAMETER_MM[1], PIP_LARGEST_SHARE * side_mm)
+    small = side_mm < SMALL_DIE_MM
+    pip_mm = (
+        SMALL_PIP_MM if small else PIP_DIAMETER_MM[0],
+        max(PIP_DIAMETER_MM[1], PIP_LARGEST_SHARE * side_mm),
+    )
+    # Thin lines of shade along the edges would join the pips near them: an opening keeps
+    # what is as wide as a pip.
+    core = PIP_CORE_PX[0] if small else PIP_CORE_PX[1]
     counts: set[int] = set()
     confidences: list[float] = []
     for polarity in (1.0, -1.0):
         marks, parted = _round_marks(
-            _marks(polarity * contrast, outline), px_per_mm, near, widest_mm
+            _marks(polarity * contrast, outline, core), px_per_mm, near, pip_mm
         )
         found = _layouts(marks, face, polarity)
         if not found and parted:
@@ -280,21 +299,20 @@ def _eroded(mask: Mask, by_px: float) -> Mask:
     return np.asarray(cv2.erode(mask, np.ones((size, size), np.uint8)), np.uint8)
 
 
-def _marks(contrast: NDArray[np.float32], outline: Mask) -> Mask:
+def _marks(contrast: NDArray[np.float32], outline: Mask, core_px: int) -> Mask:
+    """What contrasts as a pip does, opened by a disc ``core_px`` across."""
     marks = ((contrast > PIP_CONTRAST) & (outline > 0)).astype(np.uint8)
-    # Thin lines of shade along the edges would join the pips near them: an opening
-    # keeps what is as wide as a pip.
-    pip_core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    pip_core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core_px, core_px))
     return np.asarray(cv2.morphologyEx(marks, cv2.MORPH_OPEN, pip_core), np.uint8)
 
 
 def _round_marks(
-    marks: Mask, px_per_mm: float, near: Mask, widest_mm: float
+    marks: Mask, px_per_mm: float, near: Mask, pip_mm: tuple[float, float]
 ) -> tuple[list[_Mark], list[_Mark]]:
     """Round marks of a pip's size centred near the top face; and the round parts of those
     too large for one pip, once opened by ``SPLIT_OPENING_MM``: pips that blur ran together
     or into a glint."""
-    low, high = (float(np.pi / 4 * (d * px_per_mm) ** 2) for d in (PIP_DIAMETER_MM[0], widest_mm))
+    low, high = (float(np.pi / 4 * (d * px_per_mm) ** 2) for d in pip_mm)
     areas = (low, high)
     found, too_large = _pip_marks(marks, areas, near)
     if not too_large.any():
@@ -378,7 +396,7 @@ def _checked_layout(
     if misfit > LAYOUT_TOLERANCE:
         return None
     grid = _fitted_grid(centres) if len(centres) > 1 else None
-    if len(centres) > 1 and (grid is None or not _on_layout(centres, grid, face.px_per_mm)):
+    if len(centres) > 1 and (grid is None or not _on_layout(centres, grid, face)):
         return None
     whole = _with_pips(face.region, areas, centres)
     side_px = float(np.sqrt(np.count_nonzero(whole)))
@@ -458,12 +476,12 @@ def _nearest_place(grid: _Grid, point: Point) -> tuple[tuple[int, int], float]:
     return _PLACES[nearest], float(gaps[nearest])
 
 
-def _on_layout(centres: list[Point], grid: _Grid, px_per_mm: float) -> bool:
+def _on_layout(centres: list[Point], grid: _Grid, face: _Face) -> bool:
     """Pips spaced as a die's, each on one of the grid's places, the places taken those of
     the layout for their number."""
     if len(centres) == 1:
         return True  # its grid was not measured but assumed
-    if not PIP_PITCH_MM[0] <= grid.pitch / px_per_mm <= PIP_PITCH_MM[1]:
+    if not face.pitch_mm[0] <= grid.pitch / face.px_per_mm <= face.pitch_mm[1]:
         return False
     taken = set()
     for centre in centres:

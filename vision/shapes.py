@@ -2,7 +2,7 @@
 its edge or cocked, several touching, a hand, or something else.
 
 Sizes are the implements' (sticks 120 x 16 x 6 mm, the yes/no stick 150 x 20 x 7 mm, d4
-edge 17-30 mm, d6 15-25 mm) plus what the camera adds: the sides of an implement away
+edge 17-30 mm, d6 12-25 mm) plus what the camera adds: the sides of an implement away
 from the camera's axis, and a blur of a millimetre or two.
 """
 
@@ -26,8 +26,9 @@ YESNO_FLAT_WIDTH = (17.5, 32.0)
 YESNO_EDGE_WIDTH = 14.5
 DIE_MAX_LENGTH = 46.0
 # The outline: the top face and, by perspective, the sides facing the lens (a die of 25 mm
-# near the floor's edge: 27 mm of top face and 14 mm of side).
-D6_SIDE = (13.0, 42.0)
+# near the floor's edge: 27 mm of top face and 14 mm of side); generated dice of 12-14 mm
+# show outlines 11 mm wide and more, but for a rare one of 10.9 mm.
+D6_SIDE = (11.0, 42.0)
 # Long side / short side (about 1.5 for a die of 25 mm at the floor's edge); whether the
 # top face is square is checked later. A die resting on an edge may look longer still.
 D6_SQUARENESS = 1.5
