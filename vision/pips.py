@@ -237,13 +237,23 @@ def count_pips(
     if region is None:
         return PipCount(None, 0.0, lying_flat=False)
     contrast = signed_contrast(lab, region)
+    # The bounds of this die's pips: their width, and the spacing between them.
+    small = side_mm < SMALL_DIE_MM
+    pip_mm = (
+        SMALL_PIP_MM if small else PIP_DIAMETER_MM[0],
+        max(PIP_DIAMETER_MM[1], PIP_LARGEST_SHARE * side_mm),
+    )
+    pitch_mm = (min(PIP_PITCH_MM[0], PIP_PITCH_SMALLEST_SHARE * side_mm), PIP_PITCH_MM[1])
+    # Thin lines of shade along the edges would join the pips near them: an opening keeps
+    # what is as wide as a pip.
+    core = PIP_CORE_PX[0] if small else PIP_CORE_PX[1]
     face = _Face(
         region,
         _eroded(region, CORE_INSET_MM * px_per_mm),
         _eroded(top, CORE_INSET_MM * px_per_mm),
         contrast,
         px_per_mm,
-        (min(PIP_PITCH_MM[0], PIP_PITCH_SMALLEST_SHARE * side_mm), PIP_PITCH_MM[1]),
+        pitch_mm,
         *np.meshgrid(
             np.arange(crop.shape[1], dtype=np.float32), np.arange(crop.shape[0], dtype=np.float32)
         ),
@@ -257,14 +267,6 @@ def count_pips(
     )
     # Pips are lighter than the body or darker: both are tried, and a count stands only
     # when it is the one count that holds.
-    small = side_mm < SMALL_DIE_MM
-    pip_mm = (
-        SMALL_PIP_MM if small else PIP_DIAMETER_MM[0],
-        max(PIP_DIAMETER_MM[1], PIP_LARGEST_SHARE * side_mm),
-    )
-    # Thin lines of shade along the edges would join the pips near them: an opening keeps
-    # what is as wide as a pip.
-    core = PIP_CORE_PX[0] if small else PIP_CORE_PX[1]
     counts: set[int] = set()
     confidences: list[float] = []
     for polarity in (1.0, -1.0):

@@ -182,6 +182,7 @@ class Segmenter:
         self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge, bridge))
         self._alignment = Alignment(tray.empty, self._empty_detail, floor)
         self._felt_colour = self._felt_median(empty_small)
+        self._felt_hsv = _hsv(self._felt_colour[None])[0]
 
     @staticmethod
     def _prepare(small: Image) -> NDArray[np.float32]:
@@ -409,7 +410,7 @@ class Segmenter:
     def _deep_shade(self, blob: Blob, small: Image) -> bool:
         """Whether a blob is a deep shadow cast apart from its implement (see
         ``SHADE_FELT_SATURATION``); ``small``: the frame at analysis size, relit."""
-        felt_hue, felt_saturation, felt_value = _hsv(self._felt_colour[None])[0]
+        felt_hue, felt_saturation, felt_value = self._felt_hsv
         if blob.area_mm2 >= SMALLEST_IMPLEMENT_MM2 or felt_saturation < SHADE_FELT_SATURATION:
             return False
         region = np.zeros(small.shape[:2], np.uint8)

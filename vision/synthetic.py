@@ -224,8 +224,8 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     top = canvas.rectangle(top_centre, size, place[2])
     outline = np.asarray(cv2.convexHull(np.vstack([polygon, top])), np.int32)
     cv2.fillPoly(canvas.image, [outline], tuple(int(c * 0.6) for c in body))
-    # Squeezed pips on the sides, near the footprint's corners: 3 pixels long on a die of
-    # 16.5 mm, in proportion on others.
+    # Squeezed pips on the sides, near the footprint's corners: 3 pixels either side of
+    # their centre on a die of 16.5 mm, in proportion on others.
     side_pip = (round(3 * side / 16.5), 1)
     for corner in polygon:
         x, y = (0.75 * corner + 0.25 * np.asarray((cx, cy))).astype(int)
