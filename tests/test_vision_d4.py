@@ -405,14 +405,14 @@ def test_in_a_kit_without_d4s_a_cocked_outline_is_not_fitted_as_a_d4(
     costs milliseconds and could only turn the refusal into another)."""
     import vision.reader
 
-    def called_cocked(blob: Blob) -> ShapeCall:
+    def called(blob: Blob) -> ShapeCall:
         return ShapeCall(shape)
 
     def no_fit(frame: object, blobs: list[Blob], tray: object, painted: bool) -> list[object]:
         assert not blobs, "a d4 was fitted"
         return []
 
-    monkeypatch.setattr(vision.reader, "classify", called_cocked)
+    monkeypatch.setattr(vision.reader, "classify", called)
     made = scene(40, "ur-nostick")
     reader = Reader(calibrate(made.empty), Profile("d4", default_profile().prototypes, glyphs))
     assert reader.read(made.frame, kit_named("ur-nostick")).of_kind(Kind.D4)

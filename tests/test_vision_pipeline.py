@@ -24,6 +24,7 @@ from vision.settle import Agreement, Scene, SettleDetector, SettledReading
 from vision.shapes import Shape, classify
 from vision.synthetic import (
     CLEAN_GAP_MM,
+    PX_PER_MM,
     STICK_SIZE_MM,
     WOOD,
     YESNO_SIZE_MM,
@@ -183,8 +184,6 @@ def test_a_black_die_on_a_dark_felt_is_found(kit: str, seed: int) -> None:
 def _painted(made: SyntheticScene, colour: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
     """The scene's frame with an ellipse of ``colour`` painted on the floor, clear of every
     implement."""
-    from vision.synthetic import PX_PER_MM
-
     axes = (round(size_mm[0] * PX_PER_MM / 2), round(size_mm[1] * PX_PER_MM / 2))
     reach = max(axes) + 15
     for x in range(300, 900, 40):
