@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import synthetic
 from vision.errors import ProfileError
 from vision.features import face_features, stick_strip
 from vision.guided import flat_examples
@@ -220,6 +221,25 @@ def test_a_deep_shadow_cast_apart_from_its_implement_is_no_object(
     for colour, size_mm, seen in ((deep, (12, 8), 0), (black, (12, 8), 1), (deep, (24, 16), 1)):
         frame = _painted(made, colour, size_mm)
         assert len(segmenter.foreground(frame).blobs) == found + seen, (colour, size_mm)
+
+
+@pytest.mark.parametrize(
+    ("felt", "body"),
+    [((70, 70, 190), (15, 15, 80)), ((60, 120, 40), (20, 55, 15)), ((150, 80, 40), (70, 30, 10))],
+)
+def test_a_dark_die_of_the_felts_hue_is_no_deep_shadow(
+    felt: tuple[int, int, int], body: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A d4, or a d6 of 12-15 mm, is smaller than the deep-shadow rule's bound, and a dark
+    die of the felt's hue is as dark and as saturated as a deep shadow; but its pips or
+    numerals, and its faces lit unlike, make it uneven where a shadow is even. Dropped,
+    the die went missing from the throw."""
+    monkeypatch.setattr(synthetic, "DIE_COLOURS", [body])
+    for seed in range(3):
+        for kit in ("ur-nostick", "modern"):
+            made = scene(seed, kit, felt=felt, d4_edge_mm=(16.0, 20.0), d6_side_mm=(12.0, 15.0))
+            blobs = Segmenter(calibrate(made.empty)).foreground(made.frame).blobs
+            assert len(blobs) == len(made.objects), (seed, kit)
 
 
 def test_on_a_felt_nearly_grey_a_deep_shadow_is_an_object() -> None:

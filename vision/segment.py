@@ -22,9 +22,10 @@ HUE_CHANGE = 0.07  # log-ratio between channels: shadows darken every channel al
 SHADOW_DEPTH = np.log(0.3)  # darker than 30 % of the felt is an object, not a shadow
 STICK_MM = (120.0, 16.0)  # a throwing stick's length and width
 MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
-# The smallest implement seen from above: a d6's top face, 15 x 15 mm. Beyond the floor,
-# on the walls and the rim, a smaller change is an implement's shade or the light it throws
-# on a wall, not an implement: one there is seen whole, unless the picture's border cuts it.
+# A d6's top face, 15 x 15 mm. Beyond the floor, on the walls and the rim, a smaller change
+# is an implement's shade or the light it throws on a wall, not an implement: one there is
+# seen whole, unless the picture's border cuts it. (A d4, or a smaller d6, lying there is
+# dropped too: the throw then lacks an implement, and is refused all the same.)
 SMALLEST_IMPLEMENT_MM2 = 225.0
 BRIDGE_MM = 12.0  # widest dark band between two light parts of one object
 DARK_OFFSET = 25.0  # grey levels added before the log ratio
@@ -56,11 +57,15 @@ FELT_SAMPLING = 4  # every 4th pixel of every 4th row of the floor (analysis siz
 # A lamp close above the tray casts a shadow deeper than SHADOW_DEPTH, and may cast it apart
 # from its implement. On a coloured felt, a shadow that deep keeps the felt's hue and grows
 # more saturated (the camera's black level lifts the felt's own channel least); black paint
-# is grey. A blob smaller than any implement, this dark, of the felt's hue and at least its
-# saturation, is such a shadow. On a felt nearer grey, hue tells nothing: the rule is off.
+# is grey. A blob smaller than a d6's top face, this dark, of the felt's hue and at least its
+# saturation, and even, is such a shadow. On a felt nearer grey, hue tells nothing: the rule
+# is off. A dark die of the felt's hue is as dark, but not even: its pips or numerals, and
+# its faces lit unlike, are lighter than its body (the brightest 5 % of a die's inside 1.5
+# to 4.5 times its median on generated dice of 12-20 mm; 1.1 times in dev 0031's shadow).
 SHADE_FELT_SATURATION = 0.2
 SHADE_DARKNESS = 0.5  # the blob's brightness (HSV value) at most this share of the felt's
 SHADE_HUE_DEG = 30.0
+SHADE_EVENNESS = 1.3  # a shadow's brightest 5 % inside at most this share of its median
 
 Mask = NDArray[np.uint8]
 Contour = NDArray[np.int32]
@@ -421,11 +426,12 @@ class Segmenter:
             return False
         hue, saturation, value = _hsv(np.median(pixels, axis=0)[None])[0]
         hue_apart = abs((hue - felt_hue + 180.0) % 360.0 - 180.0)
-        return bool(
+        shaded = (
             value <= SHADE_DARKNESS * felt_value
             and hue_apart <= SHADE_HUE_DEG
             and saturation >= felt_saturation
         )
+        return shaded and _even(small, region)
 
     def _parts(self, contour: NDArray[np.int32], shape: tuple[int, ...]) -> list[Blob]:
         """Implements that touch only at a corner or an end: the narrow joint is cut.
@@ -495,6 +501,17 @@ def _hsv(bgr: NDArray[np.float64]) -> NDArray[np.float64]:
     """Colours (n, 3: blue, green, red, 0-255) as hue (degrees), saturation and value (0-1)."""
     as_image = np.asarray(bgr[None] / 255.0, np.float32)
     return np.asarray(cv2.cvtColor(as_image, cv2.COLOR_BGR2HSV)[0], np.float64)
+
+
+def _even(small: Image, region: Mask) -> bool:
+    """Whether a region (255 inside) is evenly dark within its blurred outline, as a
+    shadow is and a die with its marks is not (see ``SHADE_EVENNESS``)."""
+    inside = cv2.erode(region, np.ones((3, 3), np.uint8)) > 0
+    if not inside.any():
+        return True
+    brightness = small[inside].max(axis=1).astype(np.float64)  # HSV value, 0-255
+    middle = float(np.median(brightness))
+    return float(np.percentile(brightness, 95)) <= SHADE_EVENNESS * max(middle, 1.0)
 
 
 def _halved(mask: Mask) -> Mask:
