@@ -242,6 +242,20 @@ def test_a_dark_die_of_the_felts_hue_is_no_deep_shadow(
             assert len(blobs) == len(made.objects), (seed, kit)
 
 
+def test_a_deep_shadow_is_no_object_through_the_cameras_noise() -> None:
+    """A deep shadow is dark enough for the camera's noise to count: a few grey levels
+    either side of a median of twelve are not the marks of a die."""
+    felt = (70, 70, 190)
+    made = scene(0, "modern", felt=felt)
+    segmenter = Segmenter(calibrate(made.empty))
+    found = len(segmenter.foreground(made.frame).blobs)
+    frame = _painted(made, np.array([0.0, 0.0, 12.0]), (12, 8))
+    patch = np.any(frame != made.frame, axis=2)
+    noise = np.random.default_rng(0).normal(0.0, 6.0, frame.shape)
+    noisy = np.clip(frame + noise * patch[..., None], 0, 255).astype(np.uint8)
+    assert len(segmenter.foreground(noisy).blobs) == found
+
+
 def test_on_a_felt_nearly_grey_a_deep_shadow_is_an_object() -> None:
     """On a felt with little hue, a deep shadow's hue tells nothing (a shade of the felt
     and a dark brown paint look alike): a small, very dark patch stays an object."""

@@ -66,6 +66,7 @@ SHADE_FELT_SATURATION = 0.2
 SHADE_DARKNESS = 0.5  # the blob's brightness (HSV value) at most this share of the felt's
 SHADE_HUE_DEG = 30.0
 SHADE_EVENNESS = 1.3  # a shadow's brightest 5 % inside at most this share of its median
+SHADE_NOISE = 10.0  # ... or this many grey levels over it: noise is large in a dark shadow
 
 Mask = NDArray[np.uint8]
 Contour = NDArray[np.int32]
@@ -511,7 +512,8 @@ def _even(small: Image, region: Mask) -> bool:
         return True
     brightness = small[inside].max(axis=1).astype(np.float64)  # HSV value, 0-255
     middle = float(np.median(brightness))
-    return float(np.percentile(brightness, 95)) <= SHADE_EVENNESS * max(middle, 1.0)
+    brightest = float(np.percentile(brightness, 95))
+    return brightest <= max(SHADE_EVENNESS * middle, middle + SHADE_NOISE)
 
 
 def _halved(mask: Mask) -> Mask:
