@@ -256,6 +256,19 @@ def _scores(shown: dict[int, float] | None) -> dict[int, float] | None:
             3,
             "",
         ),
+        # A d4 thrown 1, under noise of 6 grey levels (dev 0127): faint top numerals rank
+        # 1 first and 4 second, and base corners of blank-edge scores make a numbering
+        # with 4 on top 0.102 clear. Faint top numerals must rank the value first.
+        (
+            {1: 0.565, 2: 0.393, 3: 0.491, 4: 0.529},
+            [
+                {1: 0.638, 2: 0.605, 3: 0.687, 4: 0.514},
+                {1: 0.459, 2: 0.456, 3: 0.415, 4: 0.326},
+                {1: 0.339, 2: 0.331, 3: 0.258, 4: 0.192},
+            ],
+            None,
+            "top numerals and its whole numbering disagree",
+        ),
         # A d4 thrown 1 seen far from the picture's centre (dev 0147): its top numerals say
         # 1 by 0.028, but the whole numbering by as little, one base corner unseen.
         (
