@@ -256,6 +256,37 @@ def test_a_deep_shadow_is_no_object_through_the_cameras_noise() -> None:
     assert len(segmenter.foreground(noisy).blobs) == found
 
 
+def _faint_felt(seed: int) -> np.ndarray:
+    """An empty tray whose felt has faint fibres, fainter in some parts than in others."""
+    rng = np.random.default_rng(seed)
+    felts = ((140, 90, 60), (60, 120, 40), (150, 150, 150))
+    made = scene(seed, "modern", felt=felts[seed % 3])
+    bare = cv2.GaussianBlur(made.empty, (0, 0), 2.0).astype(np.float32)
+    size = (bare.shape[1], bare.shape[0])
+    coarse = rng.random((6, 8)).astype(np.float32)
+    patches = np.asarray(cv2.resize(coarse, size, interpolation=cv2.INTER_CUBIC), np.float32)
+    fibres = cv2.GaussianBlur(rng.normal(0, 1, bare.shape[:2]).astype(np.float32), (0, 0), 1.0)
+    faint = 2.0 * fibres / fibres.std() * np.clip(patches, 0.05, 1.0)
+    return np.asarray(bare + faint[..., None], np.float32)
+
+
+def _shot(picture: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A picture as the camera takes it, with noise of 3 grey levels."""
+    return np.clip(picture + rng.normal(0.0, 3.0, picture.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", [17, 18, 19])
+def test_on_a_felt_whose_texture_the_noise_drowns_nothing_is_seen(seed: int) -> None:
+    """Where the camera's noise is as strong as the felt's fibres, the felt's texture is
+    lost by chance over large regions: with noise of 3 grey levels, dev 0048 and 0071 had
+    one taken for a stick of the felt's colour, and so did seed 18 here. Such a felt is
+    taken to keep its texture down to half its usual correlation."""
+    felt = _faint_felt(seed)
+    rng = np.random.default_rng(100 + seed)
+    segmenter = Segmenter(calibrate(_shot(felt, rng)))
+    assert segmenter.foreground(_shot(felt, rng)).blobs == ()
+
+
 def test_on_a_felt_nearly_grey_a_deep_shadow_is_an_object() -> None:
     """On a felt with little hue, a deep shadow's hue tells nothing (a shade of the felt
     and a dark brown paint look alike): a small, very dark patch stays an object."""
