@@ -32,6 +32,8 @@ DARK_OFFSET = 25.0  # grey levels added before the log ratio
 DRIFT_SAMPLING = 8  # every 8th pixel of every 8th row tells the exposure's drift
 TEXTURE_WINDOW = 7  # pixels at analysis size
 TEXTURE_KEPT = 0.25  # correlation above which the felt's texture shows through
+# ... unless the felt's own median correlation (see PALE_FELT_TEXTURE) is under twice that:
+# its texture is then lost below this share of that median (the camera's noise drowns it).
 TEXTURE_LOST_SHARE = 0.5
 SPLIT_SOLIDITY = 0.8  # outlines less convex than this may be implements touching
 SPLIT_MM = 3.0  # joints narrower than twice this are cut
