@@ -63,6 +63,25 @@ FAINT_APEX_SCORE = 0.6
 Patch = NDArray[np.float32]
 
 
+@dataclass(frozen=True, slots=True)
+class ReadingRules:
+    """What a d4's numerals must clear to be read (see :func:`judged`): the constants
+    above, gathered so that a measurement can ask what each rule holds back
+    (``benchmarks/d4_margins.py``)."""
+
+    min_apex_score: float = MIN_APEX_SCORE
+    min_apex_margin: float = MIN_APEX_MARGIN
+    min_story_margin: float = MIN_STORY_MARGIN
+    base_veto_margin: float = BASE_VETO_MARGIN
+    base_deficit: float = BASE_DEFICIT
+    min_story_margin_alone: float = MIN_STORY_MARGIN_ALONE
+    apex_slack: float = APEX_SLACK
+    faint_apex_score: float = FAINT_APEX_SCORE
+
+
+RULES = ReadingRules()
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Glyph:
     """An upright numeral as it looks on one set's d4, learned at enrolment."""
@@ -324,39 +343,43 @@ def _read_prepared(numerals: DieNumerals, prepared: Templates) -> D4Reading:
     return judged(apex, [_mean_scores(patches, prepared) for patches in numerals.base])
 
 
-def judged(apex: Scores, corners: list[Scores | None]) -> D4Reading:
+def judged(apex: Scores, corners: list[Scores | None], rules: ReadingRules = RULES) -> D4Reading:
     """The reading of a die from its numerals' scores per value: the top numerals' and each
     base corner's (None: not seen sharply enough)."""
     told = _stories(apex, corners)
     best = told[0]
     margin = best.score - next(story for story in told if story.top != best.top).score
     value = best.top
-    if not _apex_agrees(apex, value, margin):
-        if _apex_clear(apex):
+    if not _apex_agrees(apex, value, margin, rules):
+        if _apex_clear(apex, rules):
             return D4Reading(None, 0.0, "the d4's top numerals and its whole numbering disagree")
         return D4Reading(None, 0.0, "the d4's top numerals are unclear")
     for corner in corners:
         ranked = sorted((corner or {}).items(), key=lambda item: -item[1])
-        if ranked and ranked[0][0] == value and ranked[0][1] - ranked[1][1] >= BASE_VETO_MARGIN:
+        if (
+            ranked
+            and ranked[0][0] == value
+            and ranked[0][1] - ranked[1][1] >= rules.base_veto_margin
+        ):
             return D4Reading(None, 0.0, "a base corner of the d4 reads as its top value")
     base_told = _stories(None, corners)
     with_value = next(story for story in base_told if story.top == value)
-    if base_told[0].score - with_value.score > BASE_DEFICIT:
+    if base_told[0].score - with_value.score > rules.base_deficit:
         return D4Reading(None, 0.0, "the d4's base numerals say another top value")
-    if margin < MIN_STORY_MARGIN:
+    if margin < rules.min_story_margin:
         return D4Reading(None, 0.0, "the d4's numerals are unclear")
-    if apex[value] < FAINT_APEX_SCORE and margin < MIN_STORY_MARGIN_ALONE:
+    if apex[value] < rules.faint_apex_score and margin < rules.min_story_margin_alone:
         return D4Reading(None, 0.0, "the d4's top numerals are faint and its numbering unclear")
     return D4Reading(value, float(min(1.0, 4 * margin)))
 
 
-def _apex_clear(apex: Scores) -> bool:
+def _apex_clear(apex: Scores, rules: ReadingRules) -> bool:
     """Whether the top numerals, alone, say one value clearly."""
     first, second = sorted(apex.values(), reverse=True)[:2]
-    return first >= MIN_APEX_SCORE and first - second >= MIN_APEX_MARGIN
+    return first >= rules.min_apex_score and first - second >= rules.min_apex_margin
 
 
-def _apex_agrees(apex: Scores, value: int, story_margin: float) -> bool:
+def _apex_agrees(apex: Scores, value: int, story_margin: float, rules: ReadingRules) -> bool:
     """Whether the top numerals say ``value``: clearly by themselves, or about as well as
     any other value when the whole numbering says it far more clearly. Faint top numerals
     that hesitate must still rank ``value`` first: a d4 thrown 1, under noise of 6 grey
@@ -364,12 +387,12 @@ def _apex_agrees(apex: Scores, value: int, story_margin: float) -> bool:
     0.102 clear, carried by base corners of blank-edge scores, with 4 on top."""
     best = max(apex.values())
     runner_up = max(score for v, score in apex.items() if v != value)
-    if apex[value] < MIN_APEX_SCORE:
+    if apex[value] < rules.min_apex_score:
         return False
-    if apex[value] - runner_up >= MIN_APEX_MARGIN:
+    if apex[value] - runner_up >= rules.min_apex_margin:
         return True
-    slack = APEX_SLACK if best >= FAINT_APEX_SCORE else 0.0
-    return story_margin >= MIN_STORY_MARGIN_ALONE and apex[value] >= best - slack
+    slack = rules.apex_slack if best >= rules.faint_apex_score else 0.0
+    return story_margin >= rules.min_story_margin_alone and apex[value] >= best - slack
 
 
 LEARN_SHARPNESS = 1.8  # numerals blurred more than this (patch pixels) teach nothing
