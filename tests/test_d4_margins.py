@@ -1,0 +1,50 @@
+"""The d4 margins benchmark: what each reading rule holds back, on judged dice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.d4_margins import Judged, judgements, nearest_wrong, rules_left_out, tally
+from vision.numerals import RULES, judged
+from vision.profile import default_profile
+from vision.synthetic import write_set
+
+# The numerals of dev 0147 (thrown 1): top numerals saying 1 by 0.028, a whole numbering as
+# little clear, so refused only by the numbering's margin.
+APEX = {1: 0.740, 2: 0.433, 3: 0.690, 4: 0.713}
+CORNERS: list[dict[int, float] | None] = [
+    {1: 0.632, 2: 0.806, 3: 0.615, 4: 0.478},
+    None,
+    {1: 0.650, 2: 0.709, 3: 0.799, 4: 0.366},
+]
+
+
+def test_a_rule_left_out_counts_the_dice_it_held_back() -> None:
+    thrown_one = Judged("set", "right.png", 1, APEX, CORNERS)
+    thrown_four = Judged("set", "wrong.png", 4, APEX, CORNERS)  # the same numerals, misread
+    assert judged(APEX, CORNERS).value is None
+    assert tally([thrown_one, thrown_four]) == {"refused": 2}
+    left_out = rules_left_out([thrown_one, thrown_four])
+    assert left_out["min_story_margin"] == {"wrong": 1, "more_right": 1}
+    assert left_out["base_veto_margin"] == {"wrong": 0, "more_right": 0}
+
+
+def test_the_nearest_wrong_numbering_is_told_with_the_margin_asked() -> None:
+    nearest = nearest_wrong([Judged("set", "wrong.png", 4, APEX, CORNERS)])
+    assert list(nearest) == ["clear"]  # the top numerals say 1, the wrong value, clearly
+    row = nearest["clear"]
+    assert row["asked"] == RULES.min_story_margin
+    assert 0.0 < float(str(row["widest_wrong_margin"])) < RULES.min_story_margin
+    assert row["die"] == "set/wrong.png"
+    assert nearest_wrong([Judged("set", "right.png", 1, APEX, CORNERS)]) == {}
+
+
+def test_judgements_keep_every_numbered_d4_the_reader_judges(tmp_path: Path) -> None:
+    folder = write_set(tmp_path / "set", 12, seed=3, trouble_share=0.0)
+    labels = (folder / "labels.jsonl").read_text(encoding="utf-8")
+    numbered = labels.count('"kit": "ur"') + labels.count('"kit": "ur-nostick"')
+    dice = judgements(folder, default_profile())
+    assert numbered > 0
+    assert 0 < len(dice) <= numbered
+    assert all(die.folder == "set" and die.thrown in (1, 2, 3, 4) for die in dice)
+    assert tally(dice)["wrong"] == 0
