@@ -21,7 +21,7 @@ import argparse
 import json
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from unittest import mock
 
@@ -46,16 +46,17 @@ from vision.reader import Reader
 from vision.tetra import Tetra
 from vision.tray import Image, calibrate, read_image
 
-# Each rule left out: its constant set where it holds nothing back.
-_LEFT_OUT = {
-    "min_apex_score": 0.0,
-    "min_apex_margin": 0.0,
-    "min_story_margin": 0.0,
-    "base_veto_margin": float("inf"),
-    "base_deficit": float("inf"),
-    "min_story_margin_alone": 0.0,
-    "apex_slack": 1.0,
-    "faint_apex_score": 0.0,
+# Each rule left out: the rules with its constant set where it holds nothing back.
+LEFT_OUT = {
+    "min_apex_score": replace(RULES, min_apex_score=0.0),
+    "min_apex_margin": replace(RULES, min_apex_margin=0.0),
+    "min_story_margin": replace(RULES, min_story_margin=0.0),
+    "base_veto_margin": replace(RULES, base_veto_margin=float("inf")),
+    "base_deficit": replace(RULES, base_deficit=float("inf")),
+    "min_story_margin_alone": replace(RULES, min_story_margin_alone=0.0),
+    "apex_slack": replace(RULES, apex_slack=1.0),
+    "faint_apex_score": replace(RULES, faint_apex_score=0.0),
+    "min_faint_top_numerals": replace(RULES, min_faint_top_numerals=0),
 }
 
 
@@ -68,9 +69,10 @@ class Judged:
     thrown: int
     apex: Scores
     corners: list[Scores | None]
+    top_numerals: int  # how many top numerals were sharp enough to read
 
     def read(self, rules: ReadingRules = RULES) -> int | None:
-        return judged(self.apex, self.corners, rules).value
+        return judged(self.apex, self.corners, rules, top_numerals=self.top_numerals).value
 
     def best(self) -> tuple[int, float]:
         """The best numbering's top value and its margin over the best with another top."""
@@ -93,7 +95,9 @@ class _Recorder:
         apex = _mean_scores(numerals.apex, prepared)
         if self.scene is not None and thrown is not None and apex is not None:
             corners = [_mean_scores(patches, prepared) for patches in numerals.base]
-            self.found.append(Judged(self.folder, self.scene.image.name, thrown, apex, corners))
+            image = self.scene.image.name
+            seen = numerals.sharp_apex
+            self.found.append(Judged(self.folder, image, thrown, apex, corners, seen))
         return read_d4(frame, tetra, prepared)
 
 
@@ -133,9 +137,9 @@ def rules_left_out(judged_dice: list[Judged]) -> dict[str, dict[str, int]]:
     """Per rule, the d4s read wrong and the more read right with that rule alone left out."""
     now = tally(judged_dice)
     report = {}
-    for rule in fields(ReadingRules):
-        without = tally(judged_dice, replace(RULES, **{rule.name: _LEFT_OUT[rule.name]}))
-        report[rule.name] = {
+    for rule, rules in LEFT_OUT.items():
+        without = tally(judged_dice, rules)
+        report[rule] = {
             "wrong": without["wrong"],
             "more_right": without["right"] - now["right"],
         }

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
-from benchmarks.d4_margins import Judged, judgements, nearest_wrong, rules_left_out, tally
-from vision.numerals import RULES, judged
+from benchmarks.d4_margins import (
+    LEFT_OUT,
+    Judged,
+    judgements,
+    nearest_wrong,
+    rules_left_out,
+    tally,
+)
+from vision.numerals import RULES, ReadingRules, judged
 from vision.profile import default_profile
 from vision.synthetic import write_set
 
@@ -19,24 +27,44 @@ CORNERS: list[dict[int, float] | None] = [
 ]
 
 
+def test_every_rule_can_be_left_out_alone() -> None:
+    assert set(LEFT_OUT) == {rule.name for rule in fields(ReadingRules)}
+    for name, rules in LEFT_OUT.items():
+        names = [rule.name for rule in fields(ReadingRules)]
+        changed = [rule for rule in names if getattr(rules, rule) != getattr(RULES, rule)]
+        assert changed == [name]
+
+
 def test_a_rule_left_out_counts_the_dice_it_held_back() -> None:
-    thrown_one = Judged("set", "right.png", 1, APEX, CORNERS)
-    thrown_four = Judged("set", "wrong.png", 4, APEX, CORNERS)  # the same numerals, misread
-    assert judged(APEX, CORNERS).value is None
+    thrown_one = Judged("set", "right.png", 1, APEX, CORNERS, 2)
+    thrown_four = Judged("set", "wrong.png", 4, APEX, CORNERS, 2)  # the same numerals, misread
+    assert judged(APEX, CORNERS, top_numerals=2).value is None
     assert tally([thrown_one, thrown_four]) == {"refused": 2}
     left_out = rules_left_out([thrown_one, thrown_four])
     assert left_out["min_story_margin"] == {"wrong": 1, "more_right": 1}
     assert left_out["base_veto_margin"] == {"wrong": 0, "more_right": 0}
 
 
+def test_a_faint_top_numeral_seen_once_is_held_back_by_its_rule() -> None:
+    apex = {1: 0.546, 2: 0.364, 3: 0.401, 4: 0.270}
+    corners: list[dict[int, float] | None] = [
+        {1: 0.521, 2: 0.520, 3: 0.535, 4: 0.887},
+        None,
+        {1: 0.729, 2: 0.608, 3: 0.786, 4: 0.576},
+    ]
+    misread = Judged("set", "wrong.png", 2, apex, corners, 1)
+    assert tally([misread]) == {"refused": 1}
+    assert rules_left_out([misread])["min_faint_top_numerals"] == {"wrong": 1, "more_right": 0}
+
+
 def test_the_nearest_wrong_numbering_is_told_with_the_margin_asked() -> None:
-    nearest = nearest_wrong([Judged("set", "wrong.png", 4, APEX, CORNERS)])
+    nearest = nearest_wrong([Judged("set", "wrong.png", 4, APEX, CORNERS, 2)])
     assert list(nearest) == ["clear"]  # the top numerals say 1, the wrong value, clearly
     row = nearest["clear"]
     assert row["asked"] == RULES.min_story_margin
     assert 0.0 < float(str(row["widest_wrong_margin"])) < RULES.min_story_margin
     assert row["die"] == "set/wrong.png"
-    assert nearest_wrong([Judged("set", "right.png", 1, APEX, CORNERS)]) == {}
+    assert nearest_wrong([Judged("set", "right.png", 1, APEX, CORNERS, 2)]) == {}
 
 
 def test_judgements_keep_every_numbered_d4_the_reader_judges(tmp_path: Path) -> None:

@@ -291,9 +291,27 @@ def test_the_reading_rules_on_numeral_scores(
 ) -> None:
     apex_scores = _scores(apex)
     assert apex_scores is not None
-    reading = judged(apex_scores, [_scores(corner) for corner in corners])
+    reading = judged(apex_scores, [_scores(corner) for corner in corners], top_numerals=2)
     assert reading.value == value
     assert detail in reading.detail
+
+
+def test_a_faint_top_numeral_seen_on_one_face_only_reads_nothing() -> None:
+    # Generated seed 11 compressed again at JPEG quality 40, scene 256 (thrown 2): one
+    # faint top numeral, a few pixels off, scored 1 first by 0.14; a base corner unseen let
+    # the whole numbering be as clear as that numeral alone.
+    apex = {1: 0.546, 2: 0.364, 3: 0.401, 4: 0.270}
+    corners: list[dict[int, float] | None] = [
+        {1: 0.521, 2: 0.520, 3: 0.535, 4: 0.887},
+        None,
+        {1: 0.729, 2: 0.608, 3: 0.786, 4: 0.576},
+    ]
+    seen_once = judged(apex, corners, top_numerals=1)
+    assert seen_once.value is None
+    assert "seen on one face only" in seen_once.detail
+    assert judged(apex, corners, top_numerals=2).value == 1  # two such numerals agreeing
+    clear_apex = {**apex, 1: 0.70}  # a top numeral that looks like one is read alone
+    assert judged(clear_apex, corners, top_numerals=1).value == 1
 
 
 # A player's d4 may be smaller than the development set's (edges of 25-30 mm): edges of
