@@ -51,6 +51,11 @@ PIP_CONTRAST = 30.0  # Lab colour distance (lightness 0-255) between a pip and t
 PIP_SIZE_SPREAD = 2.6  # largest / smallest pip area
 LAYOUT_TOLERANCE = 0.15  # largest difference of normalised distances between pips
 SPOT_SHARE = 0.7  # contrast is compared averaged over a disc of this share of a pip's radius
+# A round mark of the other paint (lighter where the pips are dark) in the bare square, half
+# as contrasting as the pips: pale pips faded past PIP_CONTRAST beside darker marks of the
+# rounded corners that passed for a 2 (generated dice compressed hard). 0.7 still let one
+# such 4 through; 0.5 changed no other reading of the dev set, its copies or generated sets.
+OTHER_PAINT_SHARE = 0.5
 BARE_SHARE = 0.4  # where the face is bare, nothing contrasts this much (share of a pip's)
 PLACE_BARE_SHARE = 0.3  # on an empty place of the grid, lighter or darker
 CENTRE_BARE_SHARE = 0.12  # on the empty centre (a 2, 4 or 6), lighter or darker
@@ -506,8 +511,10 @@ def _bare_share(marks: list[_Mark], grid: _Grid, face: _Face, polarity: float) -
     anything lighter or darker is looked for (a glint may hide a pip), most strictly at
     the centre, whose pip alone turns a 3 into a 2 and a 5 into a 4. Elsewhere in the
     square the layout covers, a spot of the pips' polarity counts when it is round: a
-    glint along a rounded edge is a thin line. Beyond that square lie only the face's
-    border and, on a die whose sides are as dark as its top, a side and its pips.
+    glint along a rounded edge is a thin line; so does a round spot of the other polarity
+    half as contrasting, where pips of the other paint may have faded. Beyond that square
+    lie only the face's border and, on a die whose sides are as dark as its top, a side
+    and its pips.
     """
     radius = SPOT_SHARE * float(np.sqrt(np.median([mark.area for mark in marks]) / np.pi))
     size = 2 * max(1, round(radius)) + 1
@@ -535,7 +542,10 @@ def _bare_share(marks: list[_Mark], grid: _Grid, face: _Face, polarity: float) -
         clear &= np.hypot(face.xs - mark.centre[0], face.ys - mark.centre[1]) > reach
     bare = _square(grid, face.xs, face.ys) & clear
     strong = ((spots > BARE_SHARE * faintest) & clear).astype(np.uint8)
-    return max(worst, _round_spot(strong, bare, spots) / faintest / BARE_SHARE)
+    worst = max(worst, _round_spot(strong, bare, spots) / faintest / BARE_SHARE)
+    opposite = np.asarray(-spots, np.float32)
+    other = ((opposite > OTHER_PAINT_SHARE * faintest) & clear).astype(np.uint8)
+    return max(worst, _round_spot(other, bare, opposite) / faintest / OTHER_PAINT_SHARE)
 
 
 def _round_spot(strong: Mask, bare: NDArray[np.bool_], spots: NDArray[np.float32]) -> float:
