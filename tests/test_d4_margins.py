@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import fields
 from pathlib import Path
 
+from d4_scores import FAINT_TOP_SEEN_ONCE
+
 from benchmarks.d4_margins import (
     LEFT_OUT,
     Judged,
@@ -46,12 +48,7 @@ def test_a_rule_left_out_counts_the_dice_it_held_back() -> None:
 
 
 def test_a_faint_top_numeral_seen_once_is_held_back_by_its_rule() -> None:
-    apex = {1: 0.546, 2: 0.364, 3: 0.401, 4: 0.270}
-    corners: list[dict[int, float] | None] = [
-        {1: 0.521, 2: 0.520, 3: 0.535, 4: 0.887},
-        None,
-        {1: 0.729, 2: 0.608, 3: 0.786, 4: 0.576},
-    ]
+    apex, corners = FAINT_TOP_SEEN_ONCE
     misread = Judged("set", "wrong.png", 2, apex, corners, 1)
     assert tally([misread]) == {"refused": 1}
     assert rules_left_out([misread])["min_faint_top_numerals"] == {"wrong": 1, "more_right": 0}

@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from d4_scores import FAINT_TOP_SEEN_ONCE
 
 from companion.cli import main
 from vision.dataset import d4s_in
@@ -297,15 +298,7 @@ def test_the_reading_rules_on_numeral_scores(
 
 
 def test_a_faint_top_numeral_seen_on_one_face_only_reads_nothing() -> None:
-    # Generated seed 11 compressed again at JPEG quality 40, scene 256 (thrown 2): one
-    # faint top numeral, a few pixels off, scored 1 first by 0.14; a base corner unseen let
-    # the whole numbering be as clear as that numeral alone.
-    apex = {1: 0.546, 2: 0.364, 3: 0.401, 4: 0.270}
-    corners: list[dict[int, float] | None] = [
-        {1: 0.521, 2: 0.520, 3: 0.535, 4: 0.887},
-        None,
-        {1: 0.729, 2: 0.608, 3: 0.786, 4: 0.576},
-    ]
+    apex, corners = FAINT_TOP_SEEN_ONCE
     seen_once = judged(apex, corners, top_numerals=1)
     assert seen_once.value is None
     assert "seen on one face only" in seen_once.detail
