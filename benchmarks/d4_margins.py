@@ -35,10 +35,10 @@ from vision.numerals import (
     Scores,
     Templates,
     _mean_scores,
+    _read_prepared,
     _stories,
     die_numerals,
     judged,
-    read_d4,
 )
 from vision.observation import Kind
 from vision.profile import Profile, default_profile
@@ -98,7 +98,7 @@ class _Recorder:
             image = self.scene.image.name
             seen = numerals.sharp_apex
             self.found.append(Judged(self.folder, image, thrown, apex, corners, seen))
-        return read_d4(frame, tetra, prepared)
+        return _read_prepared(numerals, prepared)
 
 
 def judgements(folder: Path, profile: Profile) -> list[Judged]:
