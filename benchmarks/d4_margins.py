@@ -36,7 +36,7 @@ from vision.numerals import (
     Templates,
     _mean_scores,
     _read_prepared,
-    _stories,
+    best_numbering,
     die_numerals,
     judged,
 )
@@ -73,12 +73,6 @@ class Judged:
 
     def read(self, rules: ReadingRules = RULES) -> int | None:
         return judged(self.apex, self.corners, rules, top_numerals=self.top_numerals).value
-
-    def best(self) -> tuple[int, float]:
-        """The best numbering's top value and its margin over the best with another top."""
-        told = _stories(self.apex, self.corners)
-        runner_up = next(story for story in told if story.top != told[0].top)
-        return told[0].top, told[0].score - runner_up.score
 
 
 class _Recorder:
@@ -151,7 +145,7 @@ def nearest_wrong(judged_dice: list[Judged]) -> dict[str, dict[str, object]]:
     wrong value, with the margin the rules ask in that case."""
     widest: dict[str, tuple[float, str]] = {}
     for die in judged_dice:
-        top, margin = die.best()
+        top, margin = best_numbering(die.apex, die.corners)
         if top == die.thrown:
             continue
         case = _case(die.apex, top)

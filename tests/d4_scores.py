@@ -15,3 +15,14 @@ FAINT_TOP_SEEN_ONCE: tuple[Scores, list[Scores | None]] = (
         {1: 0.729, 2: 0.608, 3: 0.786, 4: 0.576},
     ],
 )
+
+# Dev 0147 (thrown 1), a d4 far from the picture's centre: its top numerals say 1 by 0.028,
+# and the whole numbering by as little, one base corner unseen.
+FAR_FROM_CENTRE: tuple[Scores, list[Scores | None]] = (
+    {1: 0.740, 2: 0.433, 3: 0.690, 4: 0.713},
+    [
+        {1: 0.632, 2: 0.806, 3: 0.615, 4: 0.478},
+        None,
+        {1: 0.650, 2: 0.709, 3: 0.799, 4: 0.366},
+    ],
+)

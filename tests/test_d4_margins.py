@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import fields
 from pathlib import Path
 
-from d4_scores import FAINT_TOP_SEEN_ONCE
+from d4_scores import FAINT_TOP_SEEN_ONCE, FAR_FROM_CENTRE
 
 from benchmarks.d4_margins import (
     LEFT_OUT,
@@ -19,14 +19,8 @@ from vision.numerals import RULES, ReadingRules, judged
 from vision.profile import default_profile
 from vision.synthetic import write_set
 
-# The numerals of dev 0147 (thrown 1): top numerals saying 1 by 0.028, a whole numbering as
-# little clear, so refused only by the numbering's margin.
-APEX = {1: 0.740, 2: 0.433, 3: 0.690, 4: 0.713}
-CORNERS: list[dict[int, float] | None] = [
-    {1: 0.632, 2: 0.806, 3: 0.615, 4: 0.478},
-    None,
-    {1: 0.650, 2: 0.709, 3: 0.799, 4: 0.366},
-]
+# Dev 0147's numerals: refused only by the whole numbering's margin.
+APEX, CORNERS = FAR_FROM_CENTRE
 
 
 def test_every_rule_can_be_left_out_alone() -> None:

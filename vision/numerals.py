@@ -363,10 +363,7 @@ def judged(
 ) -> D4Reading:
     """The reading of a die from its numerals' scores per value: the top numerals' (from
     ``top_numerals`` faces) and each base corner's (None: not seen sharply enough)."""
-    told = _stories(apex, corners)
-    best = told[0]
-    margin = best.score - next(story for story in told if story.top != best.top).score
-    value = best.top
+    value, margin = best_numbering(apex, corners)
     if not _apex_agrees(apex, value, margin, rules):
         if _apex_clear(apex, rules):
             return D4Reading(None, 0.0, "the d4's top numerals and its whole numbering disagree")
@@ -390,6 +387,14 @@ def judged(
     if apex[value] < rules.faint_apex_score and top_numerals < rules.min_faint_top_numerals:
         return D4Reading(None, 0.0, "the d4's top numeral is faint and seen on one face only")
     return D4Reading(value, float(min(1.0, 4 * margin)))
+
+
+def best_numbering(apex: Scores | None, corners: list[Scores | None]) -> tuple[int, float]:
+    """The top value of the numbering that fits the numerals best, and how much better it
+    fits than the best numbering with another value on top."""
+    told = _stories(apex, corners)
+    runner_up = next(story for story in told if story.top != told[0].top)
+    return told[0].top, told[0].score - runner_up.score
 
 
 def _apex_clear(apex: Scores, rules: ReadingRules) -> bool:
