@@ -215,6 +215,37 @@ def test_a_stick_whole_on_the_floor_is_read_without_its_light_on_the_wall(
     assert _faces(observation) == ["M", "P"]
 
 
+def _tint_beyond_the_bottom_wall(painter: Painter, x_mm: float) -> None:
+    """The wall below the floor shaded (bluer: the felt's light is cut off, as the dev
+    set's renders show) from 6 mm past the floor's edge to the picture's
+    border, 6 mm wide: under 225 mm² of it in the picture."""
+    place = (x_mm, FLOOR_MM[1] + 6 + 15, 90)
+    wall = painter.empty[round(_px(0, FLOOR_MM[1] + 10)[1]), round(_px(x_mm, 0)[0])]
+    colour = (float(wall[0]) * 0.65, float(wall[1]) * 0.8, float(wall[2]) * 0.95)  # b, g, r
+    cv2.fillConvexPoly(painter.image, _rectangle(place, (30, 6)), colour)
+
+
+def test_a_stick_s_shade_on_the_wall_cut_by_the_border_is_not_an_implement(
+    profile: Profile,
+) -> None:
+    painter = Painter()
+    painter.stick((150, FLOOR_MM[1] - 60 - 1, 90), "M")  # its end 1 mm from the wall
+    _tint_beyond_the_bottom_wall(painter, 150)  # 7 mm from the stick's end
+    segmenter = Segmenter(painter.tray())
+    assert len(segmenter.foreground(painter.frame()).blobs) == 1
+    observation = _read(painter, profile)
+    assert not observation.refused, observation.summary()
+    assert _faces(observation) == ["M"]
+
+
+def test_a_small_thing_cut_by_the_border_beyond_the_floor_is_refused(profile: Profile) -> None:
+    painter = Painter()
+    painter.stick((150, FLOOR_MM[1] - 60 - 1, 90), "M")
+    _tint_beyond_the_bottom_wall(painter, 300)  # far from the stick: maybe an implement
+    observation = _read(painter, profile)
+    assert Reason.OFF_TRAY in {r.reason for r in observation.refusals}
+
+
 def test_a_stick_reaching_over_the_wall_stays_refused(profile: Profile) -> None:
     painter = Painter()
     painter.stick((150, FLOOR_MM[1] - 60 + 14, 90), "M")  # 14 mm of it beyond the floor

@@ -27,6 +27,11 @@ MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
 # seen whole, unless the picture's border cuts it. (A d4, or a smaller d6, lying there is
 # dropped too: the throw then lacks an implement, and is refused all the same.)
 SMALLEST_IMPLEMENT_MM2 = 225.0
+# ... and one the border cuts is the light or shade of an implement on the floor when it
+# lies this near one: where the camera does not see the rim's top, the walls' band reaches
+# the border, and a stick against a wall shades the wall below it (dev 0149, moved half a
+# pixel: 4 mm between the stick and the part of its shade seen, twice that allowed).
+WALL_SHADE_REACH_MM = 8.0
 BRIDGE_MM = 12.0  # widest dark band between two light parts of one object
 DARK_OFFSET = 25.0  # grey levels added before the log ratio
 DRIFT_SAMPLING = 8  # every 8th pixel of every 8th row tells the exposure's drift
@@ -428,12 +433,26 @@ class Segmenter:
             divisible = blob.solidity < SPLIT_SOLIDITY and not blob.touches_border
             parts = self._parts(np.asarray(contour, np.int32), mask.shape) if divisible else []
             blobs.extend(parts or [blob])
-        kept = tuple(
+        kept = [
             b
             for b in blobs
             if b.area_mm2 >= MIN_BLOB_MM2 and not b.wall_light and not self._deep_shade(b, small)
+        ]
+        return Foreground(
+            mask, tuple(b for b in kept if not self._shade_on_wall(b, kept)), lit, motion
         )
-        return Foreground(mask, kept, lit, motion)
+
+    def _shade_on_wall(self, blob: Blob, blobs: list[Blob]) -> bool:
+        """Whether a blob wholly beyond the floor and smaller than any implement (the border
+        cuts it: others are wall light) lies near an implement on the floor: that implement's
+        light or shade on the wall (see ``WALL_SHADE_REACH_MM``)."""
+        if not (blob.beyond_floor and blob.area_mm2 < SMALLEST_IMPLEMENT_MM2):
+            return False
+        reach = WALL_SHADE_REACH_MM * self.tray.px_per_mm  # contours are in full-frame pixels
+        points = blob.contour.reshape(-1, 2).astype(np.float32)
+        return any(
+            not other.beyond_floor and _nearest(points, other.contour) <= reach for other in blobs
+        )
 
     def _deep_shade(self, blob: Blob, small: Image) -> bool:
         """Whether a blob is a deep shadow cast apart from its implement (see
@@ -518,6 +537,13 @@ class Segmenter:
             outside_mm=float(outside_px.max()) / scale,
             beyond_floor=bool(outside_px.min() > 0),
         )
+
+
+def _nearest(points: NDArray[np.float32], contour: Contour) -> float:
+    """How far the nearest of ``points`` lies outside ``contour`` (0: on or inside it)."""
+    outline = contour.reshape(-1, 1, 2).astype(np.float32)
+    inside = (cv2.pointPolygonTest(outline, (float(x), float(y)), True) for x, y in points)
+    return max(0.0, -max(inside))
 
 
 def _hsv(bgr: NDArray[np.float64]) -> NDArray[np.float64]:
