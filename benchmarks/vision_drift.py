@@ -1,9 +1,10 @@
 """The reader on a labelled folder whose throws were photographed after the tray moved or
 the light changed since calibration: each frame moved by whole pixels, turned about its
 middle or seen larger or smaller (a camera bumped nearer or further), or its channels
-scaled, before it is read (the empty trays stay as they were); by cameras of other
-resolutions: frames and empty trays resized alike, readings scaled back to the labels;
-and by a camera out of focus or noisier (frames blurred, or with noise added); and by a
+scaled, before it is read (the empty trays stay as they were); resampled (frames and empty
+trays moved alike by a fraction of a pixel: only how the pixels sample the scene changes);
+by cameras of other resolutions: frames and empty trays resized alike, readings scaled back
+to the labels; and by a camera out of focus or noisier (frames blurred, or with noise added); and by a
 soft lens (frames and empty trays blurred alike).
 
 Run: ``.venv/bin/python -m benchmarks.vision_drift DIR [--profile P] [--json]``, for
@@ -46,13 +47,31 @@ class Drift:
 
 
 def moved(dx: int, dy: int) -> Drift:
+    return Drift(f"moved {dx:+d}, {dy:+d} px", shifted(dx, dy), offset=(dx, dy))
+
+
+def resampled(dx: float, dy: float) -> Drift:
+    """Frames and empty tray moved alike by a fraction of a pixel (linear interpolation):
+    the same throw, seen by a camera whose pixels fall a little elsewhere. What changes
+    is only how each pixel samples the scene; a reading that changes with it was a
+    close call."""
+    inner = shifted(dx, dy)
+    return Drift(f"resampled, moved {dx:g}, {dy:g} px with the empty tray", inner, empty_too=True)
+
+
+def shifted(dx: float, dy: float) -> Change:
+    """A picture moved (dx, dy) pixels: exactly by whole pixels, interpolated linearly
+    between them; what comes in at the border repeats it."""
+
     def change(frame: Image) -> Image:
         shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
         size = (frame.shape[1], frame.shape[0])
-        out = cv2.warpAffine(frame, shift, size, borderMode=cv2.BORDER_REPLICATE)
+        out = cv2.warpAffine(
+            frame, shift, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
         return np.asarray(out, np.uint8)
 
-    return Drift(f"moved {dx:+d}, {dy:+d} px", change, offset=(dx, dy))
+    return change
 
 
 def lit(blue: float, green: float, red: float) -> Drift:
@@ -117,6 +136,8 @@ DRIFTS = (
     moved(1, 0),
     moved(2, 1),
     moved(-9, 7),
+    resampled(0.5, 0.0),
+    resampled(0.5, 0.5),
     turned(0.3),
     turned(-1.0),
     turned(0.0, 1.01),
