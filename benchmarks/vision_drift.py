@@ -4,8 +4,8 @@ middle or seen larger or smaller (a camera bumped nearer or further), or its cha
 scaled, before it is read (the empty trays stay as they were); resampled (frames and empty
 trays moved alike by a fraction of a pixel: only how the pixels sample the scene changes);
 by cameras of other resolutions: frames and empty trays resized alike, readings scaled back
-to the labels; and by a camera out of focus or noisier (frames blurred, or with noise added); and by a
-soft lens (frames and empty trays blurred alike).
+to the labels; by a camera out of focus or noisier (frames blurred, or with noise added);
+and by a soft lens (frames and empty trays blurred alike).
 
 Run: ``.venv/bin/python -m benchmarks.vision_drift DIR [--profile P] [--json]``, for
 instance on the development set. Each row is a ``companion vision evaluate`` of the whole
