@@ -216,9 +216,9 @@ def test_a_stick_whole_on_the_floor_is_read_without_its_light_on_the_wall(
 
 
 def _tint_beyond_the_bottom_wall(painter: Painter, x_mm: float) -> None:
-    """The wall below the floor shaded (bluer: the felt's light is cut off, as the dev
-    set's renders show) from 6 mm past the floor's edge to the picture's
-    border, 6 mm wide: under 225 mm² of it in the picture."""
+    """The wall below the floor shaded from 6 mm past the floor's edge to the picture's
+    border, 6 mm wide (under 225 mm² of it in the picture), its blue falling most: in dev
+    0149 a stick keeps the blue felt's light off the wall so."""
     place = (x_mm, FLOOR_MM[1] + 6 + 15, 90)
     wall = painter.empty[round(_px(0, FLOOR_MM[1] + 10)[1]), round(_px(x_mm, 0)[0])]
     colour = (float(wall[0]) * 0.65, float(wall[1]) * 0.8, float(wall[2]) * 0.95)  # b, g, r
