@@ -15,18 +15,14 @@ from vision.dataset import d4s_in
 from vision.errors import ProfileError
 from vision.kit import kit_named
 from vision.numerals import (
-    GLYPH_SHAPE,
     MIN_APEX_MARGIN,
-    PATCH_SIZE,
     DieNumerals,
     Glyph,
     Numeral,
     complete_looks,
-    glyph_scores,
     judged,
     read_numerals,
     stories,
-    templates,
 )
 from vision.observation import Kind, Reason
 from vision.profile import Profile, default_profile
@@ -123,37 +119,6 @@ def test_each_face_is_turned_upright_not_mirrored(glyphs: tuple[Glyph, ...]) -> 
     assert value == 4
     assert read_numerals(numerals, glyphs).value == 4
     assert read_numerals(numerals, mirrored).value != 4
-
-
-def _glyph_moved(glyph: Glyph, dx: float, dy: float) -> Numeral:
-    """A sharp numeral cut out as its glyph, the picture's pixels moved (dx, dy) on it."""
-    patch = np.zeros((PATCH_SIZE, PATCH_SIZE), np.float32)
-    rows, columns = GLYPH_SHAPE
-    top, left = (PATCH_SIZE - rows) // 2, (PATCH_SIZE - columns) // 2
-    patch[top : top + rows, left : left + columns] = np.clip(glyph.patch, 0, None)
-    shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
-    moved = cv2.warpAffine(patch, shift, (PATCH_SIZE, PATCH_SIZE), flags=cv2.INTER_LINEAR)
-    return Numeral(np.asarray(moved, np.float32), 0.25 * np.eye(2))
-
-
-@pytest.mark.parametrize("value", [1, 2, 3, 4])
-def test_a_numeral_reads_as_clearly_wherever_the_pixels_fall_on_it(
-    glyphs: tuple[Glyph, ...], value: int
-) -> None:
-    """Half a pixel's move changes how the picture samples a numeral, not what it shows:
-    its value keeps most of its margin over the others (compared at whole pixels, a 2 or a
-    3 kept about half of it)."""
-    glyph = next(g for g in glyphs if g.value == value)
-    prepared = templates(glyphs)
-
-    def margin(numeral: Numeral) -> float:
-        scores = glyph_scores(numeral, prepared)
-        return scores[value] - max(score for v, score in scores.items() if v != value)
-
-    still = margin(_glyph_moved(glyph, 0.0, 0.0))
-    assert still > 0.1
-    for dx, dy in ((0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
-        assert margin(_glyph_moved(glyph, dx, dy)) >= 0.75 * still
 
 
 def test_top_numerals_that_disagree_with_the_base_are_refused(

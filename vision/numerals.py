@@ -32,21 +32,13 @@ NUMERAL_AT = 0.47  # a numeral's centre, from its corner towards the face's cent
 NUMERAL_SPAN = 0.42 * CANONICAL_EDGE  # the canonical square a patch shows
 MIN_FACE_SHARE = 0.12  # faces seen more edge-on than this (of the base's area) are not read
 CAMERA_BLUR = 1.0  # picture pixels: the lens and the demosaicing blur this much
-# Numerals and glyphs are compared at half a patch pixel's steps (both enlarged twice): a
-# patch pixel is about a picture pixel, and at whole steps a numeral's score depended on
-# where the picture's pixels fell on it. Moving the dev set's frames half a pixel refused
-# up to 7 more of its 98 clean throws, most of them d4s; compared at half steps (and glyphs
-# learned so), the dev set and seven copies of it read 18 more of 510 d4s and generated
-# sets 31 more of 1,896, none wrong (the dev set itself 3 fewer of 64).
-MATCH_UPSAMPLING = 2
 INSIDE_PX = 3.5  # a patch keeps only what lies this far inside its face (canonical px)
 VALUES = (1, 2, 3, 4)
 # Reading: correlation of a numeral with its best glyph, and margins over other readings.
 MAX_BLUR = 3.5  # pixels: a numeral blurred more (a face seen very aslant) tells nothing
 # The top numerals must look like numerals: correct readings score 0.52 or more on the dev
 # set (0.69 on generated dice), where the edges of a blank face score about 0.37 and a die
-# whose numerals match no glyph (dimmed light) 0.47. (Measured at whole-pixel matching;
-# at half-pixel steps, correct readings score 0.56 and 0.78 or more.)
+# whose numerals match no glyph (dimmed light) 0.47.
 MIN_APEX_SCORE = 0.5
 # Mean correlation of the top numerals: best value over the next. Top numerals that said a
 # wrong value by this much or more (up to 0.031) came with a whole numbering under 0.05 clear
@@ -275,24 +267,16 @@ def glyph_scores(numeral: Numeral, prepared: Templates) -> dict[int, float]:
     best: dict[int, float] = {}
     if float(numeral.patch.std()) <= 1e-6:
         return dict.fromkeys(VALUES, 0.0)
-    patch = enlarged(high_passed(numeral.patch))
+    patch = high_passed(numeral.patch)
     kernel = blur_kernel(numeral.blur)
     for value, template in prepared:
         if kernel is not None:
             template = np.asarray(
                 cv2.filter2D(template, -1, kernel, borderType=cv2.BORDER_CONSTANT), np.float32
             )
-        match = cv2.matchTemplate(patch, enlarged(template), cv2.TM_CCOEFF_NORMED)
+        match = cv2.matchTemplate(patch, template, cv2.TM_CCOEFF_NORMED)
         best[value] = max(float(match.max()), best.get(value, -1.0))
     return best
-
-
-def enlarged(patch: Patch) -> Patch:
-    """A patch at ``MATCH_UPSAMPLING`` times its size (cubic interpolation)."""
-    factor = MATCH_UPSAMPLING
-    return np.asarray(
-        cv2.resize(patch, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC), np.float32
-    )
 
 
 Scores = dict[int, float]
@@ -470,18 +454,16 @@ LEARN_BASE_MARGIN = 0.15
 
 
 def _glyph_means(examples: list[tuple[int, Numeral]], look: str) -> tuple[Glyph, ...]:
-    """Per value, the mean of its sharp numerals, each moved onto the mean first (by half
-    pixels, as numerals are read: see ``MATCH_UPSAMPLING``)."""
+    """Per value, the mean of its sharp numerals, each moved onto the mean first."""
     glyphs = []
-    factor = MATCH_UPSAMPLING
-    rows, columns = GLYPH_SHAPE[0] * factor, GLYPH_SHAPE[1] * factor
-    top, left = (PATCH_SIZE * factor - rows) // 2, (PATCH_SIZE * factor - columns) // 2
+    rows, columns = GLYPH_SHAPE
+    top, left = (PATCH_SIZE - rows) // 2, (PATCH_SIZE - columns) // 2
     for value in VALUES:
         shown = [n for v, n in examples if v == value and float(n.patch.std()) > 1e-6]
         sharp = [n for n in shown if n.sharpness <= LEARN_SHARPNESS]
         if not sharp:  # rather a little blurred than no glyph for this value
             sharp = [n for n in shown if n.sharpness <= LEARN_SHARPNESS_AT_WORST]
-        patches = [enlarged(high_passed(n.patch)) for n in sharp]
+        patches = [high_passed(n.patch) for n in sharp]
         if not patches:
             continue
         inner = (slice(top, top + rows), slice(left, left + columns))
@@ -493,7 +475,5 @@ def _glyph_means(examples: list[tuple[int, Numeral]], look: str) -> tuple[Glyph,
                 y, x = np.unravel_index(int(match.argmax()), match.shape)
                 moved.append(normalised(patch[y : y + rows, x : x + columns]))
             mean = normalised(np.asarray(np.mean(moved, axis=0), np.float32))
-        size = (GLYPH_SHAPE[1], GLYPH_SHAPE[0])
-        glyph = cv2.resize(mean, size, interpolation=cv2.INTER_AREA)
-        glyphs.append(Glyph(value, look, normalised(np.asarray(glyph, np.float32))))
+        glyphs.append(Glyph(value, look, mean))
     return tuple(glyphs)
