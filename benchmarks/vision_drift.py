@@ -131,6 +131,16 @@ def noisy(sigma: float) -> Drift:
     return Drift(f"noise, sigma {sigma:g} grey levels", change)
 
 
+def compressed(quality: int) -> Drift:
+    """Frames saved again as JPEG of ``quality``: a camera or a phone that compresses hard."""
+
+    def change(frame: Image) -> Image:
+        _, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+
+    return Drift(f"compressed again, JPEG quality {quality}", change)
+
+
 DRIFTS = (
     Drift("unchanged", lambda frame: frame),
     moved(1, 0),

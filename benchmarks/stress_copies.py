@@ -1,0 +1,81 @@
+"""Copies of a labelled folder made harder, for the measurements that need folders
+(``benchmarks/d4_margins.py``, ``companion vision evaluate``): frames compressed again,
+noisier, blurred, or resampled by a fraction of a pixel with their empty trays, as the
+drift benchmark's rows change them (``benchmarks/vision_drift.py``).
+
+Run: ``.venv/bin/python -m benchmarks.stress_copies SRC OUT [--jpeg 40] [--noise 6]
+[--blur 1.0] [--resample 0.5] [--kits ur,ur-nostick]``: one folder per change under OUT
+(``jpeg40``, ``noise6``, ``blur1``, ``resample0.5``), each with the source's labels (every
+field kept) and its pictures saved as PNG, so that nothing but the change alters them.
+Copies of a large folder take room: 800 generated throws are about 3 GB a copy.
+
+A change is worth keeping when it reads more on copies of a set *not* used while making it:
+keep a seed back (for instance a new ``--synthetic`` seed) and measure it last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+import cv2
+
+from benchmarks.vision_drift import Drift, blurred, compressed, noisy, resampled
+from vision.tray import read_image
+
+
+def copies(source: Path, out: Path, drifts: dict[str, Drift], kits: Iterable[str] = ()) -> None:
+    """For each named drift, ``out/NAME``: the source's throws (of ``kits``, when given)
+    changed by it."""
+    wanted = set(kits)
+    records = [
+        json.loads(line)
+        for line in (source / "labels.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    records = [r for r in records if not wanted or r["kit"] in wanted]
+    for name, drift in drifts.items():
+        _copy(source, out / name, drift, records)
+
+
+def _copy(source: Path, folder: Path, drift: Drift, records: list[dict[str, object]]) -> None:
+    lines = []
+    for record in records:
+        copied = dict(record)
+        for field in ("image", "tray"):
+            original = Path(str(record[field]))
+            changed = field == "image" or drift.empty_too
+            picture = read_image(source / original)
+            target = original.with_suffix(".png")
+            (folder / target).parent.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(folder / target), drift.change(picture) if changed else picture)
+            copied[field] = target.as_posix()
+        lines.append(json.dumps(copied))
+    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("source", type=Path, metavar="SRC")
+    parser.add_argument("out", type=Path, metavar="OUT")
+    parser.add_argument("--jpeg", type=int, action="append", default=[], metavar="QUALITY")
+    parser.add_argument("--noise", type=float, action="append", default=[], metavar="SIGMA")
+    parser.add_argument("--blur", type=float, action="append", default=[], metavar="SIGMA")
+    parser.add_argument("--resample", type=float, action="append", default=[], metavar="PX")
+    parser.add_argument("--kits", default="", help="comma-separated kits to keep (default all)")
+    args = parser.parse_args()
+    drifts = {f"jpeg{q}": compressed(q) for q in args.jpeg}
+    drifts |= {f"noise{s:g}": noisy(s) for s in args.noise}
+    drifts |= {f"blur{s:g}": blurred(s) for s in args.blur}
+    drifts |= {f"resample{d:g}": resampled(d, d) for d in args.resample}
+    if not drifts:
+        parser.error("name at least one change: --jpeg, --noise, --blur or --resample")
+    copies(args.source, args.out, drifts, [kit for kit in args.kits.split(",") if kit])
+    for name in drifts:
+        print(args.out / name)
+
+
+if __name__ == "__main__":
+    main()
