@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 
 from benchmarks.vision_drift import Drift, blurred, compressed, noisy, resampled
+from vision.errors import VisionError
 from vision.tray import read_image
 
 
@@ -72,7 +73,10 @@ def main() -> None:
     drifts |= {f"resample{d:g}": resampled(d, d) for d in args.resample}
     if not drifts:
         parser.error("name at least one change: --jpeg, --noise, --blur or --resample")
-    copies(args.source, args.out, drifts, [kit for kit in args.kits.split(",") if kit])
+    try:
+        copies(args.source, args.out, drifts, [kit for kit in args.kits.split(",") if kit])
+    except (OSError, ValueError, KeyError, VisionError) as error:  # a folder not as labelled
+        parser.error(f"{args.source}: {error}")
     for name in drifts:
         print(args.out / name)
 

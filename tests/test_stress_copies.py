@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from benchmarks.stress_copies import copies
+from benchmarks.stress_copies import copies, main
 from benchmarks.vision_drift import compressed, noisy, resampled
 from vision.dataset import load_scenes
 from vision.synthetic import write_set
@@ -46,3 +48,14 @@ def test_copies_keep_only_the_kits_asked_and_every_label_field(tmp_path: Path) -
     assert [{**r, "image": None, "tray": None} for r in copied] == [
         {**r, "image": None, "tray": None} for r in kept
     ]
+
+
+def test_a_folder_without_labels_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments = ["stress_copies", str(tmp_path), str(tmp_path / "out"), "--noise", "4"]
+    monkeypatch.setattr(sys, "argv", arguments)
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    assert stopped.value.code == 2
+    assert "labels.jsonl" in capsys.readouterr().err
