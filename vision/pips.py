@@ -541,11 +541,11 @@ def _bare_share(marks: list[_Mark], grid: _Grid, face: _Face, polarity: float) -
         reach = np.sqrt(mark.area / np.pi) + halo
         clear &= np.hypot(face.xs - mark.centre[0], face.ys - mark.centre[1]) > reach
     bare = _square(grid, face.xs, face.ys) & clear
-    strong = ((spots > BARE_SHARE * faintest) & clear).astype(np.uint8)
-    worst = max(worst, _round_spot(strong, bare, spots) / faintest / BARE_SHARE)
-    opposite = np.asarray(-spots, np.float32)
-    other = ((opposite > OTHER_PAINT_SHARE * faintest) & clear).astype(np.uint8)
-    return max(worst, _round_spot(other, bare, opposite) / faintest / OTHER_PAINT_SHARE)
+    for sign, share in ((1.0, BARE_SHARE), (-1.0, OTHER_PAINT_SHARE)):  # the pips' paint, other
+        signed = np.asarray(sign * spots, np.float32)
+        strong = ((signed > share * faintest) & clear).astype(np.uint8)
+        worst = max(worst, _round_spot(strong, bare, signed) / faintest / share)
+    return worst
 
 
 def _round_spot(strong: Mask, bare: NDArray[np.bool_], spots: NDArray[np.float32]) -> float:
