@@ -103,6 +103,12 @@ def add_vision_commands(commands: Any) -> None:
             metavar=("LOW", "HIGH"),
             help=f"with --synthetic: the generated {sizes}, drawn between LOW and HIGH mm",
         )
+    evaluate.add_argument(
+        "--d4-font",
+        choices=("sans", "script", "light"),
+        help="with --synthetic: the font family of the generated d4s' numerals (default sans,"
+        " the one the shipped profile learned)",
+    )
     evaluate.add_argument("--json", action="store_true")
     evaluate.set_defaults(handler=_guarded(_evaluate))
 
@@ -443,10 +449,11 @@ def _evaluate(args: argparse.Namespace) -> int:
             seed=args.seed,
             d4_edge_mm=d4_edge_mm,
             d6_side_mm=d6_side_mm,
+            d4_font=args.d4_font or "sans",
         )
-    elif args.d4_edge_mm or args.d6_side_mm:
+    elif args.d4_edge_mm or args.d6_side_mm or args.d4_font:
         raise VisionSetupError(
-            "--d4-edge-mm and --d6-side-mm draw generated dice: give --synthetic N too"
+            "--d4-edge-mm, --d6-side-mm and --d4-font draw generated dice: give --synthetic N too"
         )
     profile = _load_profile(args.profile)
     readers: dict[int, Reader] = {}

@@ -12,6 +12,7 @@ import pytest
 
 from companion.cli import main
 from vision.synthetic import PX_PER_MM, scene, write_set
+from vision.tray import read_image
 
 
 def test_read_prints_the_observation_as_json(
@@ -205,3 +206,21 @@ def test_an_impossible_camera_height_is_refused(
         main([*args, "--camera-height", height])
     assert exit_.value.code == 2
     assert "--camera-height" in capsys.readouterr().err
+
+
+def test_evaluate_generates_d4s_in_the_font_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["vision", "evaluate", "--synthetic", "12", "--seed", "5", "--json"]
+    assert main([*args[:2], str(tmp_path / "sans"), *args[2:]]) == 0
+    assert main([*args[:2], str(tmp_path / "script"), *args[2:], "--d4-font", "script"]) == 0
+    capsys.readouterr()
+    labels = (tmp_path / "sans" / "labels.jsonl").read_text().splitlines()
+    assert labels == (tmp_path / "script" / "labels.jsonl").read_text().splitlines()
+    for line in labels:
+        label = json.loads(line)
+        numbered = any(o["kind"] == "d4" and "value" in o for o in label["objects"])
+        sans, script = (read_image(tmp_path / font / label["image"]) for font in ("sans", "script"))
+        assert np.array_equal(sans, script) != numbered  # only the numerals differ
+    assert main(["vision", "evaluate", str(tmp_path / "sans"), "--d4-font", "script"]) == 2
+    assert "give --synthetic N too" in capsys.readouterr().err

@@ -316,6 +316,22 @@ def test_generated_d4s_are_read_right_or_refused(
     assert read >= least_read
 
 
+# A player's d4 is rarely printed in the font the shipped profile learned: before any
+# enrolment, numerals of another font must be read right or refused, never read wrong.
+@pytest.mark.parametrize("font", ["script", "light"])
+def test_d4s_of_a_font_never_learned_are_read_right_or_refused(font: str) -> None:
+    read = 0
+    for seed in range(40, 52):
+        made = scene(seed, "ur-nostick", d4_font=font)
+        observation = Reader(calibrate(made.empty), default_profile()).read(
+            made.frame, kit_named("ur-nostick")
+        )
+        for implement in observation.of_kind(Kind.D4):
+            assert implement.value == made.objects[0]["value"]
+            read += 1
+    assert read >= 10
+
+
 def test_without_glyphs_the_d4_is_refused_with_advice() -> None:
     made = scene(3, "ur-nostick")
     profile = Profile("none", default_profile().prototypes, ())

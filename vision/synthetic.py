@@ -71,11 +71,13 @@ class _Canvas:
         felt: tuple[int, int, int] | None = None,
         d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
         d6_side_mm: tuple[float, float] = D6_SIDE_MM,
+        d4_font: str = "sans",
     ) -> None:
         self.rng = rng
         self.markers = markers
         self.d4_edge_mm = d4_edge_mm
         self.d6_side_mm = d6_side_mm
+        self.d4_font = d4_font
         self.origin = (
             (SIZE[0] - FLOOR_MM[0] * PX_PER_MM) / 2,
             (SIZE[1] - FLOOR_MM[1] * PX_PER_MM) / 2,
@@ -265,7 +267,15 @@ def _glint(canvas: _Canvas, top: NDArray[np.int32], edge: int) -> None:
     )
 
 
-D4_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX)
+# The fonts a d4's numerals are painted in (OpenCV's font, stroke in texture pixels), by
+# family: the shipped profile learned "sans" (and the development set's dice); the others
+# measure how it reads dice it never saw. (OpenCV's other Hershey fonts and its italic flag
+# draw the digits of "sans".)
+D4_FONTS = {
+    "sans": ((cv2.FONT_HERSHEY_SIMPLEX, 2), (cv2.FONT_HERSHEY_DUPLEX, 2)),
+    "script": ((cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 2), (cv2.FONT_HERSHEY_SCRIPT_COMPLEX, 2)),
+    "light": ((cv2.FONT_HERSHEY_SIMPLEX, 1), (cv2.FONT_HERSHEY_DUPLEX, 1)),
+}
 D4_TEXTURE = 144  # pixels of a face's side when its numerals are painted
 D4_LIGHT = np.array([-0.4, -0.5, 0.77])  # direction towards the light (x right, y down, z up)
 
@@ -318,7 +328,7 @@ def _d4(
     canvas.shadow(hull)
     body = rng.choice(DIE_COLOURS)
     ink = (25, 25, 25) if sum(body) > 400 else (235, 235, 235)
-    font = rng.choice(D4_FONTS)
+    font = rng.choice(D4_FONTS[canvas.d4_font])
     others = [v for v in range(1, 5) if v != value]
     rng.shuffle(others)  # either numbering (chirality), turned any way
     painted = _painted_tips(rng, tip) if tip is not None else None
@@ -388,7 +398,7 @@ def _face_light(apex: NDArray[np.float64], a: NDArray[np.float64], b: NDArray[np
 def _d4_face(
     body: tuple[int, int, int],
     ink: tuple[int, int, int],
-    font: int,
+    font: tuple[int, int],
     values: tuple[int, int, int],
     light: float,
 ) -> NDArray[np.float32]:
@@ -447,15 +457,16 @@ def _face_numeral(
     towards: NDArray[np.float64],
     text: str,
     ink: tuple[int, int, int],
-    font: int,
+    font: tuple[int, int],
 ) -> None:
-    """A numeral about a fifth of the edge tall at ``at``, its top turned towards ``towards``."""
+    """A numeral about a fifth of the edge tall at ``at``, its top turned towards ``towards``;
+    ``font``: one of D4_FONTS'."""
     size = 64
     stamp = np.zeros((size, size), np.uint8)
-    (width, tall), _ = cv2.getTextSize(text, font, 1.0, 2)
-    cv2.putText(
-        stamp, text, ((size - width) // 2, (size + tall) // 2), font, 1.0, 255, 2, cv2.LINE_AA
-    )
+    face, stroke = font
+    (width, tall), _ = cv2.getTextSize(text, face, 1.0, stroke)
+    origin = ((size - width) // 2, (size + tall) // 2)
+    cv2.putText(stamp, text, origin, face, 1.0, 255, stroke, cv2.LINE_AA)
     up = towards - at
     turn = float(np.degrees(np.arctan2(up[0], -up[1])))
     scale = 0.19 * D4_TEXTURE / tall
@@ -565,6 +576,7 @@ def scene(
     felt: tuple[int, int, int] | None = None,
     d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
     d6_side_mm: tuple[float, float] = D6_SIDE_MM,
+    d4_font: str = "sans",
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -575,10 +587,13 @@ def scene(
     or the d4) choose what the implements show instead of drawing it; scenes with the same
     ``tray_seed`` share one empty tray, as the throws of one game under one camera do;
     ``look`` (one of LOOKS) is the set of sticks; ``d4_edge_mm`` and ``d6_side_mm`` the ranges
-    the d4s' edges and the d6s' sides are drawn from.
+    the d4s' edges and the d6s' sides are drawn from; ``d4_font`` the family of D4_FONTS
+    the d4s' numerals are painted in.
     """
     rng = Random(seed)
-    canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm)
+    if d4_font not in D4_FONTS:
+        raise ValueError(f"no d4 font {d4_font!r}: one of {', '.join(D4_FONTS)}")
+    canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font)
     empty = canvas.image.copy()
     placer = _Placer(rng)
     drawn_look = rng.choice(list(LOOKS))
@@ -686,6 +701,7 @@ def write_set(
     trouble_share: float = 0.3,
     d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
     d6_side_mm: tuple[float, float] = D6_SIDE_MM,
+    d4_font: str = "sans",
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``."""
     rng = Random(seed)
@@ -700,7 +716,12 @@ def write_set(
         if trouble == "on-edge" and kit in ("modern", "ur-nostick", "binary-d4"):
             trouble = "cocked"
         made = scene(
-            rng.randrange(2**31), kit, trouble, d4_edge_mm=d4_edge_mm, d6_side_mm=d6_side_mm
+            rng.randrange(2**31),
+            kit,
+            trouble,
+            d4_edge_mm=d4_edge_mm,
+            d6_side_mm=d6_side_mm,
+            d4_font=d4_font,
         )
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)
