@@ -1,12 +1,15 @@
 """Copies of a labelled folder made harder, for the measurements that need folders
 (``benchmarks/d4_margins.py``, ``companion vision evaluate``): frames compressed again,
 noisier, blurred, or resampled by a fraction of a pixel with their empty trays, as the
-drift benchmark's rows change them (``benchmarks/vision_drift.py``).
+drift benchmark's rows change them (``benchmarks/vision_drift.py``); or seen by a camera
+mounted turned to the tray (frames and empty trays turned, the labels' boxes with them).
 
 Run: ``.venv/bin/python -m benchmarks.stress_copies SRC OUT [--jpeg 40] [--noise 6]
-[--blur 1.0] [--resample 0.5] [--kits ur,ur-nostick]``: one folder per change under OUT
-(``jpeg40``, ``noise6``, ``blur1``, ``resample0.5``), each with the source's labels (every
-field kept) and its pictures saved as PNG, so that nothing but the change alters them.
+[--blur 1.0] [--resample 0.5] [--turn 8] [--kits ur,ur-nostick]``: one folder per change
+under OUT (``jpeg40``, ``noise6``, ``blur1``, ``resample0.5``, ``turn8``), each with the
+source's labels (every field kept, places moved with the picture) and its pictures saved
+as PNG, so that nothing but the change alters them. ``--turn 0`` is the turned copies'
+baseline: the same size, not turned.
 Copies of a large folder take room: 800 generated throws are about 3 GB a copy.
 
 A change is worth keeping when it reads more on copies of a set *not* used while making it:
@@ -21,8 +24,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
+import numpy as np
 
-from benchmarks.vision_drift import Drift, blurred, compressed, noisy, resampled
+from benchmarks.vision_drift import Drift, blurred, compressed, mounted, noisy, resampled
 from vision.errors import VisionError
 from vision.tray import read_image
 
@@ -53,8 +57,33 @@ def _copy(source: Path, folder: Path, drift: Drift, records: list[dict[str, obje
             (folder / target).parent.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(folder / target), drift.change(picture) if changed else picture)
             copied[field] = target.as_posix()
+            if field == "image" and drift.moves is not None:
+                size = (picture.shape[1], picture.shape[0])
+                copied["objects"] = [_moved(o, drift, size) for o in _objects(record)]
         lines.append(json.dumps(copied))
     (folder / "labels.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _objects(record: dict[str, object]) -> list[dict[str, object]]:
+    objects = record.get("objects", [])
+    return [dict(o) for o in objects] if isinstance(objects, list) else []
+
+
+def _moved(item: dict[str, object], drift: Drift, size: tuple[int, int]) -> dict[str, object]:
+    """A labelled implement where the drift moved it: its box, the box of its moved
+    corners; its d4's top point and base corners (generated labels), moved."""
+    assert drift.moves is not None
+    moved = dict(item)
+    x0, y0, x1, y1 = np.asarray(item["bbox"], np.float64)
+    corners = drift.moves(np.array([[x0, y0], [x1, y0], [x0, y1], [x1, y1]]), size)
+    low, high = np.floor(corners.min(axis=0)), np.ceil(corners.max(axis=0))
+    moved["bbox"] = [int(v) for v in (*low, *high)]
+    for field in ("top", "base"):
+        if field in item:
+            given = np.asarray(item[field], np.float64)
+            points = drift.moves(given.reshape(-1, 2), size).reshape(given.shape)
+            moved[field] = np.round(points, 2).tolist()
+    return moved
 
 
 def main() -> None:
@@ -65,14 +94,19 @@ def main() -> None:
     parser.add_argument("--noise", type=float, action="append", default=[], metavar="SIGMA")
     parser.add_argument("--blur", type=float, action="append", default=[], metavar="SIGMA")
     parser.add_argument("--resample", type=float, action="append", default=[], metavar="PX")
+    parser.add_argument("--turn", type=float, action="append", default=[], metavar="DEGREES")
     parser.add_argument("--kits", default="", help="comma-separated kits to keep (default all)")
     args = parser.parse_args()
     drifts = {f"jpeg{q}": compressed(q) for q in args.jpeg}
     drifts |= {f"noise{s:g}": noisy(s) for s in args.noise}
     drifts |= {f"blur{s:g}": blurred(s) for s in args.blur}
     drifts |= {f"resample{d:g}": resampled(d, d) for d in args.resample}
+    try:
+        drifts |= {f"turn{d:g}": mounted(d) for d in args.turn}
+    except ValueError as error:
+        parser.error(str(error))
     if not drifts:
-        parser.error("name at least one change: --jpeg, --noise, --blur or --resample")
+        parser.error("name at least one change: --jpeg, --noise, --blur, --resample or --turn")
     try:
         copies(args.source, args.out, drifts, [kit for kit in args.kits.split(",") if kit])
     except (OSError, ValueError, KeyError, VisionError) as error:  # a folder not as labelled

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.dataset import Scene, load_scenes
 from vision.evaluate import evaluate
@@ -31,6 +32,8 @@ from vision.reader import Reader
 from vision.tray import Image, Tray, calibrate, read_image
 
 Change = Callable[[Image], Image]
+# Where a change moves points of a picture of the given size (width, height): (n, 2) pixels.
+Moves = Callable[[NDArray[np.float64], tuple[int, int]], NDArray[np.float64]]
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class Drift:
     resolution: float = 1.0  # the camera's pixels per the labels' pixels (empty tray too)
     offset: tuple[int, int] = (0, 0)  # how far the change moved what the labels place
     empty_too: bool = False  # the empty tray is taken by the changed camera as well
+    moves: Moves | None = None  # where the labels' boxes go, for copies that move them
 
     @property
     def recalibrated(self) -> bool:
@@ -115,6 +119,36 @@ def blurred(sigma: float) -> Drift:
         return np.asarray(cv2.GaussianBlur(frame, (0, 0), sigma), np.uint8)
 
     return Drift(f"blurred, sigma {sigma:g} px", change)
+
+
+MOUNT_SIZE = 0.85  # a 4:3 picture turned by up to 8 degrees stays whole at this size
+MOUNT_TURN = 8.0
+
+
+def mounted(degrees: float) -> Drift:
+    """A camera mounted turned by ``degrees`` to the tray and calibrated so (the empty tray
+    turned too), its picture seen at ``MOUNT_SIZE`` of the size so that nothing of the
+    tray leaves it: turned by 0 degrees, the same size alone."""
+    if abs(degrees) > MOUNT_TURN:
+        raise ValueError(f"a camera turned by at most {MOUNT_TURN:g} degrees, not {degrees:g}")
+
+    def matrix(size: tuple[int, int]) -> NDArray[np.float64]:
+        return np.asarray(
+            cv2.getRotationMatrix2D((size[0] / 2, size[1] / 2), degrees, MOUNT_SIZE), np.float64
+        )
+
+    def change(frame: Image) -> Image:
+        size = (frame.shape[1], frame.shape[0])
+        out = cv2.warpAffine(
+            frame, matrix(size), size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        return np.asarray(out, np.uint8)
+
+    def moves(points: NDArray[np.float64], size: tuple[int, int]) -> NDArray[np.float64]:
+        return np.asarray(points @ matrix(size)[:, :2].T + matrix(size)[:, 2], np.float64)
+
+    name = f"camera mounted turned {degrees:g} degrees, {MOUNT_SIZE:g} times the size"
+    return Drift(name, change, empty_too=True, moves=moves)
 
 
 def soft_lens(sigma: float) -> Drift:

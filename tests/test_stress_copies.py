@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from benchmarks.stress_copies import copies, main
-from benchmarks.vision_drift import compressed, noisy, resampled
+from benchmarks.vision_drift import MOUNT_SIZE, compressed, mounted, noisy, resampled
 from vision.dataset import load_scenes
 from vision.synthetic import write_set
 from vision.tray import read_image
@@ -59,3 +60,54 @@ def test_a_folder_without_labels_is_a_clear_error(
         main()
     assert stopped.value.code == 2
     assert "labels.jsonl" in capsys.readouterr().err
+
+
+def test_a_turned_mount_moves_points_where_it_moves_the_picture() -> None:
+    drift = mounted(6.0)
+    assert drift.empty_too and drift.moves is not None
+    picture = np.zeros((90, 120, 3), np.uint8)
+    picture[20:23, 90:93] = 255  # a spot centred on (91, 21)
+    turned = drift.change(picture)[..., 0].astype(np.float64)
+    ys, xs = np.mgrid[0:90, 0:120]
+    seen = np.array([(xs * turned).sum(), (ys * turned).sum()]) / turned.sum()
+    (expected,) = drift.moves(np.array([[91.0, 21.0]]), (120, 90))
+    assert np.hypot(*(seen - expected)) < 0.3
+    assert np.hypot(*(expected - (91.0, 21.0))) > 5  # it did move
+
+
+def _labels(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
+
+
+def test_turned_copies_move_the_labels_boxes_and_corners(tmp_path: Path) -> None:
+    source = write_set(tmp_path / "source", 6, seed=3)
+    copies(source, tmp_path / "copies", {"turn0": mounted(0.0), "turn8": mounted(8.0)})
+    originals = _labels(source)
+    centre = np.array([600.0, 450.0])  # generated pictures are 1200 x 900
+    for record, original in zip(_labels(tmp_path / "copies" / "turn0"), originals, strict=True):
+        for item, before in zip(record["objects"], original["objects"], strict=True):
+            corner = centre + MOUNT_SIZE * (np.asarray(before["bbox"][:2]) - centre)
+            assert np.abs(np.asarray(item["bbox"][:2]) - corner).max() <= 1
+    drift = mounted(8.0)
+    assert drift.moves is not None
+    corners = 0
+    for record, original in zip(_labels(tmp_path / "copies" / "turn8"), originals, strict=True):
+        for item, before in zip(record["objects"], original["objects"], strict=True):
+            assert item["bbox"] != before["bbox"]
+            if "base" in before:
+                moved = drift.moves(np.asarray(before["base"], np.float64), (1200, 900))
+                assert np.allclose(item["base"], moved, atol=0.01)
+                corners += 1
+    assert corners
+
+
+def test_a_camera_turned_too_far_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write_set(tmp_path / "source", 1, seed=3)
+    arguments = ["stress_copies", str(source), str(tmp_path / "out"), "--turn", "12"]
+    monkeypatch.setattr(sys, "argv", arguments)
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    assert stopped.value.code == 2
+    assert "at most 8 degrees" in capsys.readouterr().err
