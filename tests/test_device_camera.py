@@ -47,6 +47,7 @@ from companion.device.view import MessageScreen, View
 from companion.throws import Throw
 from hardware.display import dummy_display
 from vision.errors import CameraUnavailableError
+from vision.observation import Reason
 from vision.profile import Profile
 from vision.tray import calibrate
 
@@ -151,6 +152,14 @@ def test_a_refused_throw_is_told_in_the_players_language(
         ThrowRefused("bâtonnet sur la tranche : relancez")
     ]
     assert refusal_text("on-edge", "en") == "stick on its edge: throw again"
+
+
+@pytest.mark.parametrize("reason", list(Reason))
+def test_every_refusal_has_a_short_text_in_each_language(reason: Reason) -> None:
+    for lang in ("en", "fr"):
+        shown = refusal_text(reason.value, lang)
+        assert shown != reason.value  # not the bare reason, for want of a text
+        assert len(shown) <= 40
 
 
 @pytest.mark.usefixtures("no_fsync")

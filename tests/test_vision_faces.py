@@ -6,9 +6,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.features import face_features
-from vision.observation import MARKED, PLAIN, Kind
-from vision.profile import default_profile
+from vision.features import FaceFeatures, face_features
+from vision.guided import flat_examples
+from vision.kit import kit_named
+from vision.observation import MARKED, PLAIN, Kind, Reason
+from vision.profile import MAX_DISTANCE, Profile, Prototype, default_profile, enrol
+from vision.reader import Reader
+from vision.segment import Segmenter
+from vision.synthetic import scene
+from vision.tray import calibrate
 
 
 def _face(lightness: float, red_green: float, yellow_blue: float, disc: bool) -> np.ndarray:
@@ -48,3 +54,65 @@ def test_a_grey_face_has_no_hue_to_speak_of(lightness: float) -> None:
         noisy = np.clip(grey + noise.normal(0, 2, grey.shape), 0, 255).astype(np.uint8)
         hues.append(face_features(noisy).values[-1])
     assert max(abs(hue) for hue in hues) < 10.0
+
+
+def _strip(bgr: tuple[int, int, int]) -> np.ndarray:
+    """A stick's face of one colour, as the strip the reader cuts out."""
+    return np.full((16, 216, 3), bgr, np.uint8)
+
+
+def test_a_face_of_a_colour_no_known_set_shows_is_unknown_not_plain() -> None:
+    # Painted red, within 3.5 of bare wood overall but far redder: once read as plain.
+    reading = default_profile().read_face(Kind.STICK, face_features(_strip((40, 40, 200))))
+    assert reading.face is None and not reading.known
+    wood = default_profile().read_face(Kind.STICK, face_features(_strip((110, 170, 215))))
+    assert wood.face == PLAIN and wood.known
+
+
+def test_one_feature_far_off_makes_a_face_unknown_however_near_the_rest() -> None:
+    spread = (12.0, 4.0, 4.0, 0.05, 0.1, 0.1, 10.0)
+    marked = Prototype(Kind.STICK, MARKED, "test", (200, 0, 10, 0.3, 0.5, 0, 60), spread, 5)
+    plain = Prototype(Kind.STICK, PLAIN, "test", (100, 0, 10, 0.0, 0.0, 0.5, 60), spread, 5)
+    profile = Profile("test", (marked, plain))
+    near = FaceFeatures((200.0, 0.0, 10.0, 0.3, 0.5, 0.0, 60.0))
+    assert profile.read_face(Kind.STICK, near).face == MARKED
+    # 5.5 spreads redder, the rest as the marked face: an RMS of 2.1, under MAX_DISTANCE.
+    redder = FaceFeatures((200.0, 5.5 * 4.0, 10.0, 0.3, 0.5, 0.0, 60.0))
+    assert marked.distance(redder) < MAX_DISTANCE
+    reading = profile.read_face(Kind.STICK, redder)
+    assert reading.face is None and not reading.known
+    # Between the two faces: unclear, but like a face the profile knows.
+    between = FaceFeatures((150.0, 0.0, 10.0, 0.15, 0.25, 0.25, 60.0))
+    unclear = profile.read_face(Kind.STICK, between)
+    assert unclear.face is None and unclear.known
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sticks_of_a_set_never_enrolled_are_refused_with_advice_to_enrol(seed: int) -> None:
+    made = scene(seed, "sticks4", look="red-wood", faces="MMPP")
+    observation = Reader(calibrate(made.empty), default_profile()).read(
+        made.frame, kit_named("sticks4")
+    )
+    assert observation.refused
+    assert {refusal.reason for refusal in observation.refusals} == {Reason.UNKNOWN_FACE}
+    assert "enrol" in Reason.UNKNOWN_FACE.message
+
+
+def test_sticks_of_a_new_set_are_read_once_enrolled() -> None:
+    shown = {
+        face: scene(10, "sticks4", look="red-wood", faces=face * 4, tray_seed=5)
+        for face in (MARKED, PLAIN)
+    }
+    tray = calibrate(shown[MARKED].empty)
+    segmenter = Segmenter(tray)
+    examples = [
+        example
+        for face, made in shown.items()
+        for example in flat_examples(made.frame, segmenter, Kind.STICK, face, "red-wood")
+    ]
+    assert len(examples) == 8
+    profile = enrol("red-wood", examples)
+    for seed, faces in ((11, "MMPP"), (12, "MPPP")):
+        made = scene(seed, "sticks4", look="red-wood", faces=faces, tray_seed=5)
+        observation = Reader(tray, profile).read(made.frame, kit_named("sticks4"))
+        assert sorted(str(item.face) for item in observation.implements) == sorted(faces)

@@ -37,6 +37,7 @@ class Reason(StrEnum):
     TOO_MANY = "too-many"
     UNKNOWN_OBJECT = "unknown-object"
     UNCLEAR = "unclear"
+    UNKNOWN_FACE = "unknown-face"
     EMPTY = "empty"
 
     @property
@@ -55,6 +56,7 @@ _MESSAGES = {
     Reason.TOO_MANY: "more implements than this game uses are on the tray",
     Reason.UNKNOWN_OBJECT: "something on the tray is not one of the implements",
     Reason.UNCLEAR: "a face cannot be read with enough confidence: throw again",
+    Reason.UNKNOWN_FACE: "a face looks like no set the profile knows: enrol these implements",
     Reason.EMPTY: "the tray is empty",
 }
 

@@ -2,8 +2,9 @@
 
 Each face (a stick's marked or plain face, the yes/no stick's two faces) has one or more
 prototypes: the mean and spread of its features over the examples shown. A face is read
-when the nearest face is close and clearly nearer than the other one; otherwise it is
-refused as unclear.
+when the nearest face is close and clearly nearer than the other one; a face near neither
+looks like no set the profile knows (one to enrol), and one about as near to both is
+unclear.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.errors import ProfileError
 from vision.features import FACE_FEATURES, FaceFeatures
@@ -26,6 +28,10 @@ from vision.observation import Kind
 # must not make a face look more certain than the camera can be.
 MIN_SPREAD = (8.0, 4.0, 4.0, 0.03, 0.08, 0.08, 8.0)
 MAX_DISTANCE = 3.5  # RMS z-score beyond which a face looks like nothing we know
+# ... or a z-score this far in any one feature: the RMS of seven hides one that is far off.
+# A red painted face came within 3.1 of bare wood's plain face, 6.4 spreads redder. Faces
+# of the known looks read on generated throws (never enrolled from) came to 4.2 at most.
+MAX_FEATURE_Z = 5.0
 MIN_CONFIDENCE = 0.3  # (other - best) / (other + best) distances
 
 
@@ -38,9 +44,17 @@ class Prototype:
     spread: tuple[float, ...]
     examples: int
 
-    def distance(self, features: FaceFeatures) -> float:
+    def z_scores(self, features: FaceFeatures) -> NDArray[np.float64]:
         z = (features.as_array() - np.asarray(self.mean)) / np.asarray(self.spread)
-        return float(np.sqrt(np.mean(z**2)))
+        return np.asarray(z, np.float64)
+
+    def distance(self, features: FaceFeatures) -> float:
+        return float(np.sqrt(np.mean(self.z_scores(features) ** 2)))
+
+    def resembles(self, features: FaceFeatures) -> bool:
+        """Whether the features could be this face's: near overall and in every feature."""
+        z = self.z_scores(features)
+        return bool(np.sqrt(np.mean(z**2)) <= MAX_DISTANCE and np.abs(z).max() <= MAX_FEATURE_Z)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -55,9 +69,10 @@ class Prototype:
 
 @dataclass(frozen=True, slots=True)
 class FaceReading:
-    face: str | None  # None: unclear
+    face: str | None  # None: unclear, or unknown
     confidence: float
     distance: float
+    known: bool = True  # False: the face looks like none the profile knows
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,17 +92,20 @@ class Profile:
     glyphs: tuple[Glyph, ...] = ()  # the d4's numerals, when the set's d4 was enrolled
 
     def read_face(self, kind: Kind, features: FaceFeatures) -> FaceReading:
-        nearest: dict[str, float] = {}
+        nearest: dict[str, tuple[float, Prototype]] = {}
         for prototype in self.prototypes:
             if prototype.kind is kind:
                 d = prototype.distance(features)
-                nearest[prototype.face] = min(d, nearest.get(prototype.face, np.inf))
+                if d < nearest.get(prototype.face, (np.inf, prototype))[0]:
+                    nearest[prototype.face] = (d, prototype)
         if len(nearest) < 2:
             raise ProfileError(f"profile {self.name!r} does not know both faces of a {kind.value}")
-        ranked = sorted(nearest.items(), key=lambda item: item[1])
-        (best, d_best), (_, d_other) = ranked[0], ranked[1]
+        ranked = sorted(nearest.items(), key=lambda item: item[1][0])
+        (best, (d_best, prototype)), (_, (d_other, _)) = ranked[0], ranked[1]
         confidence = (d_other - d_best) / (d_other + d_best + 1e-9)
-        if d_best > MAX_DISTANCE or confidence < MIN_CONFIDENCE:
+        if not prototype.resembles(features):
+            return FaceReading(None, confidence, d_best, known=False)
+        if confidence < MIN_CONFIDENCE:
             return FaceReading(None, confidence, d_best)
         return FaceReading(best, confidence, d_best)
 

@@ -168,7 +168,8 @@ class Reader:
         strip = stick_strip(frame, blob, self.tray.px_per_mm)
         reading = self.profile.read_face(kind, face_features(strip))
         if reading.face is None:
-            return Refusal(Reason.UNCLEAR, blob.box, f"{kind.value} face")
+            reason = Reason.UNCLEAR if reading.known else Reason.UNKNOWN_FACE
+            return Refusal(reason, blob.box, f"{kind.value} face")
         face = _YESNO_FACES[reading.face] if kind is Kind.YESNO else reading.face
         return Implement(kind, blob.box, reading.confidence, face=face)
 

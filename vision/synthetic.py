@@ -31,6 +31,8 @@ LOOKS = {  # marked face, band colour (None: plain colour), plain face
     "decorated": ((215, 235, 240), (50, 80, 110), WOOD),
     "white-black": ((245, 245, 245), None, (30, 30, 30)),
 }
+# Sticks of a look the shipped profile never learned, drawn only when asked for by name.
+OTHER_LOOKS = {"red-wood": ((40, 40, 200), None, WOOD)}  # marked face painted red
 DIE_COLOURS = ((40, 40, 200), (235, 235, 235), (150, 60, 30), (30, 30, 30))
 PIPS = {
     1: [(0, 0)],
@@ -161,7 +163,7 @@ def _stick(
     face: str,
     size: tuple[float, float] = STICK_SIZE_MM,
 ) -> list[int]:
-    marked, band, plain = LOOKS[look]
+    marked, band, plain = {**LOOKS, **OTHER_LOOKS}[look]
     polygon = canvas.rectangle(place[:2], size, place[2])
     canvas.shadow(polygon)
     colour = marked if face == "M" else plain
@@ -586,13 +588,15 @@ def scene(
     ``faces`` ("MMPP", one letter per stick, or the yes/no stick's) and ``values`` (the d6s,
     or the d4) choose what the implements show instead of drawing it; scenes with the same
     ``tray_seed`` share one empty tray, as the throws of one game under one camera do;
-    ``look`` (one of LOOKS) is the set of sticks; ``d4_edge_mm`` and ``d6_side_mm`` the ranges
-    the d4s' edges and the d6s' sides are drawn from; ``d4_font`` the family of D4_FONTS
-    the d4s' numerals are painted in.
+    ``look`` (one of LOOKS or OTHER_LOOKS) is the set of sticks; ``d4_edge_mm`` and
+    ``d6_side_mm`` the ranges the d4s' edges and the d6s' sides are drawn from; ``d4_font``
+    the family of D4_FONTS the d4s' numerals are painted in.
     """
     rng = Random(seed)
     if d4_font not in D4_FONTS:
         raise ValueError(f"no d4 font {d4_font!r}: one of {', '.join(D4_FONTS)}")
+    if look is not None and look not in LOOKS and look not in OTHER_LOOKS:
+        raise ValueError(f"no stick look {look!r}: one of {', '.join([*LOOKS, *OTHER_LOOKS])}")
     canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font)
     empty = canvas.image.copy()
     placer = _Placer(rng)

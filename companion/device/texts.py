@@ -129,6 +129,7 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "refusal-too-many": ("too many on the tray", "trop d'objets sur le plateau"),
     "refusal-unknown-object": ("something else is on the tray", "un objet inconnu sur le plateau"),
     "refusal-unclear": ("a face is unclear: throw again", "une face illisible : relancez"),
+    "refusal-unknown-face": ("sticks not known: enrol them", "bâtonnets inconnus : à apprendre"),
     "refusal-empty": ("the tray is empty", "le plateau est vide"),
     "problem": ("Problem", "Problème"),
     "ok-continue": ("OK: continue", "OK : continuer"),
