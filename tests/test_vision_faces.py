@@ -116,3 +116,29 @@ def test_sticks_of_a_new_set_are_read_once_enrolled() -> None:
         made = scene(seed, "sticks4", look="red-wood", faces=faces, tray_seed=5)
         observation = Reader(tray, profile).read(made.frame, kit_named("sticks4"))
         assert sorted(str(item.face) for item in observation.implements) == sorted(faces)
+
+
+def test_faces_of_two_known_sets_in_one_throw_are_a_set_never_enrolled() -> None:
+    # Blackened and bare wood: each face looks like a plain face the profile knows (the
+    # white-black set's, the decorated set's), so every stick once read as plain.
+    made = scene(3, "sticks4", look="black-wood", faces="MMPP")
+    observation = Reader(calibrate(made.empty), default_profile()).read(
+        made.frame, kit_named("sticks4")
+    )
+    assert [refusal.reason for refusal in observation.refusals] == [Reason.UNKNOWN_FACE]
+    assert all(item.face == PLAIN for item in observation.implements)
+    one_set = scene(3, "sticks4", look="decorated", faces="MMPP")
+    read = Reader(calibrate(one_set.empty), default_profile()).read(
+        one_set.frame, kit_named("sticks4")
+    )
+    assert not read.refused
+
+
+def test_sticks_read_as_one_face_in_two_colours_are_a_set_never_enrolled() -> None:
+    # Brick red and olive green: both near enough to bare wood to be read as plain.
+    made = scene(0, "sticks4", look="brick-green", faces="MMPP")
+    observation = Reader(calibrate(made.empty), default_profile()).read(
+        made.frame, kit_named("sticks4")
+    )
+    assert [refusal.reason for refusal in observation.refusals] == [Reason.UNKNOWN_FACE]
+    assert observation.refusals[0].detail == "sticks read as one face are of two colours"

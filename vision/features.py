@@ -39,6 +39,11 @@ class FaceFeatures:
     def as_array(self) -> NDArray[np.float64]:
         return np.asarray(self.values, np.float64)
 
+    @property
+    def colour(self) -> tuple[float, float]:
+        """The face's colour without its lightness: CIE Lab's a (red-green), b (yellow-blue)."""
+        return self.values[1], self.values[2]
+
 
 def stick_strip(frame: Image, blob: Blob, px_per_mm: float) -> Image:
     """The stick's face, rotated to lie along x, its central half across the width."""

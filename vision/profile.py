@@ -73,6 +73,7 @@ class FaceReading:
     confidence: float
     distance: float
     known: bool = True  # False: the face looks like none the profile knows
+    looks: frozenset[str] = frozenset()  # the sets whose prototype of the face resembles it
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +108,12 @@ class Profile:
             return FaceReading(None, confidence, d_best, known=False)
         if confidence < MIN_CONFIDENCE:
             return FaceReading(None, confidence, d_best)
-        return FaceReading(best, confidence, d_best)
+        looks = frozenset(
+            p.look
+            for p in self.prototypes
+            if p.kind is kind and p.face == best and p.resembles(features)
+        )
+        return FaceReading(best, confidence, d_best, looks=looks)
 
     def save(self, path: Path) -> None:
         record: dict[str, object] = {

@@ -6,8 +6,10 @@ a refusal costs them one more throw.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 
@@ -38,6 +40,10 @@ from vision.tray import Image, Tray
 
 ON_RIM_MM = 10.0  # reaching this far past the floor's edge: leaning on the rim
 OFF_TRAY_MM = 35.0  # this far: on top of the rim or outside
+# Sticks read as one face in one throw differ at most this much in colour (Lab's a and b):
+# on the dev set and four harder copies of it, 192 such pairs differed by 4.3 at most
+# (lightness and a pale face's hue vary far more, with the light across the tray).
+SAME_FACE_COLOUR = 12.0
 _SHAPE_REASONS = {
     Shape.ON_EDGE: Reason.ON_EDGE,
     Shape.COCKED: Reason.COCKED,
@@ -61,6 +67,16 @@ class _D4:
     otherwise: Refusal | None = None
 
 
+@dataclass(frozen=True)
+class _Stick:
+    """A stick read, the sets (looks) whose face it resembles, and its face's colour (CIE
+    Lab's a and b)."""
+
+    implement: Implement
+    looks: frozenset[str]
+    colour: tuple[float, float]
+
+
 class Reader:
     """Reads frames of one calibrated tray with one profile."""
 
@@ -80,14 +96,16 @@ class Reader:
             foreground = self.segmenter.foreground(frame)
         frame = foreground.frame  # moved back onto the empty tray, relit as it was
         blobs = self._blobs(frame, foreground)
-        outcomes = [
-            self._read_blob(frame, blob, _as_kit_die(blob, call, kit), kit) for blob, call in blobs
-        ]
+        calls = [(blob, _as_kit_die(blob, call, kit)) for blob, call in blobs]
+        outcomes, mixed = _of_one_set(
+            [self._read_blob(frame, blob, call, kit) for blob, call in calls]
+        )
         read = self._read_d4s(frame, outcomes, _reads_tips(kit))
         implements = [outcome for outcome in read if isinstance(outcome, Implement)]
         refusals = [outcome for outcome in read if isinstance(outcome, Refusal)]
         if kit is not None:
             refusals.extend(_kit_refusals(implements, refusals, kit))
+        refusals.extend(mixed)
         if not blobs:
             refusals.append(Refusal(Reason.EMPTY))
         # Read on the frame moved and turned back and at the working scale; told where the
@@ -121,7 +139,7 @@ class Reader:
 
     def _read_blob(
         self, frame: Image, blob: Blob, call: ShapeCall, kit: Kit | None
-    ) -> Implement | Refusal | _D4:
+    ) -> Implement | Refusal | _D4 | _Stick:
         binary = _reads_tips(kit)
         if call.shape is Shape.HAND:
             return Refusal(Reason.HAND, blob.box)
@@ -161,17 +179,19 @@ class Reader:
             return blob, call
         return on_floor, classify(on_floor)
 
-    def _read_stick(self, frame: Image, blob: Blob, kind: Kind) -> Implement | Refusal:
+    def _read_stick(self, frame: Image, blob: Blob, kind: Kind) -> _Stick | Refusal:
         width = face_width_mm(frame, blob, self.tray.px_per_mm)
         if width < _NARROWEST_FACE_MM[kind]:
             return Refusal(Reason.ON_EDGE, blob.box, "only a narrow side shows")
         strip = stick_strip(frame, blob, self.tray.px_per_mm)
-        reading = self.profile.read_face(kind, face_features(strip))
+        features = face_features(strip)
+        reading = self.profile.read_face(kind, features)
         if reading.face is None:
             reason = Reason.UNCLEAR if reading.known else Reason.UNKNOWN_FACE
             return Refusal(reason, blob.box, f"{kind.value} face")
         face = _YESNO_FACES[reading.face] if kind is Kind.YESNO else reading.face
-        return Implement(kind, blob.box, reading.confidence, face=face)
+        implement = Implement(kind, blob.box, reading.confidence, face=face)
+        return _Stick(implement, reading.looks, features.colour)
 
     def _d4(self, blob: Blob, binary: bool, otherwise: Refusal | None = None) -> _D4 | Refusal:
         """A d4 to fit with the others, or why it cannot be read."""
@@ -225,6 +245,27 @@ class Reader:
         if pips.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
+
+
+def _of_one_set(
+    outcomes: list[Implement | Refusal | _D4 | _Stick],
+) -> tuple[list[Implement | Refusal | _D4], list[Refusal]]:
+    """The outcomes with each stick's implement; and a refusal when the throwing sticks'
+    faces are of no one set the profile knows. The sticks thrown together are one set:
+    faces that each resemble another set's (a black marked face as the white-black set's
+    plain one, a bare wood plain face as the decorated set's), or sticks read as one face
+    in two colours, are sticks never enrolled."""
+    sticks = [o for o in outcomes if isinstance(o, _Stick) and o.implement.kind is Kind.STICK]
+    unpacked = [o.implement if isinstance(o, _Stick) else o for o in outcomes]
+    if sticks and not frozenset.intersection(*(stick.looks for stick in sticks)):
+        detail = "the sticks' faces are of no one set"
+        return unpacked, [Refusal(Reason.UNKNOWN_FACE, detail=detail)]
+    for first, second in combinations(sticks, 2):
+        same_face = first.implement.face == second.implement.face
+        if same_face and math.dist(first.colour, second.colour) > SAME_FACE_COLOUR:
+            detail = "sticks read as one face are of two colours"
+            return unpacked, [Refusal(Reason.UNKNOWN_FACE, detail=detail)]
+    return unpacked, []
 
 
 def _reads_tips(kit: Kit | None) -> bool:

@@ -27,12 +27,17 @@ PX_PER_MM = 2.48
 FLOOR_MM = (400, 300)
 FELTS = ((60, 120, 40), (150, 80, 40), (70, 70, 190), (140, 175, 190), (60, 60, 60))
 WOOD = (110, 170, 215)
-LOOKS = {  # marked face, band colour (None: plain colour), plain face
+Look = tuple[tuple[int, int, int], tuple[int, int, int] | None, tuple[int, int, int]]
+LOOKS: dict[str, Look] = {  # marked face, band colour (None: plain colour), plain face
     "decorated": ((215, 235, 240), (50, 80, 110), WOOD),
     "white-black": ((245, 245, 245), None, (30, 30, 30)),
 }
 # Sticks of a look the shipped profile never learned, drawn only when asked for by name.
-OTHER_LOOKS = {"red-wood": ((40, 40, 200), None, WOOD)}  # marked face painted red
+OTHER_LOOKS: dict[str, Look] = {
+    "red-wood": ((40, 40, 200), None, WOOD),  # marked face painted red
+    "black-wood": ((30, 30, 30), None, WOOD),  # marked face blackened: each face a known one
+    "brick-green": ((62, 79, 187), None, (73, 129, 70)),  # both faces near bare wood's
+}
 DIE_COLOURS = ((40, 40, 200), (235, 235, 235), (150, 60, 30), (30, 30, 30))
 PIPS = {
     1: [(0, 0)],
