@@ -51,15 +51,22 @@ def test_copies_keep_only_the_kits_asked_and_every_label_field(tmp_path: Path) -
     ]
 
 
-def test_a_folder_without_labels_is_a_clear_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    arguments = ["stress_copies", str(tmp_path), str(tmp_path / "out"), "--noise", "4"]
-    monkeypatch.setattr(sys, "argv", arguments)
+def _usage_error(
+    arguments: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> str:
+    """What the command says when it stops with a usage error (exit 2)."""
+    monkeypatch.setattr(sys, "argv", ["stress_copies", *arguments])
     with pytest.raises(SystemExit) as stopped:
         main()
     assert stopped.value.code == 2
-    assert "labels.jsonl" in capsys.readouterr().err
+    return capsys.readouterr().err
+
+
+def test_a_folder_without_labels_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments = [str(tmp_path), str(tmp_path / "out"), "--noise", "4"]
+    assert "labels.jsonl" in _usage_error(arguments, monkeypatch, capsys)
 
 
 def test_a_turned_mount_moves_points_where_it_moves_the_picture() -> None:
@@ -105,9 +112,5 @@ def test_a_camera_turned_too_far_is_a_usage_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = write_set(tmp_path / "source", 1, seed=3)
-    arguments = ["stress_copies", str(source), str(tmp_path / "out"), "--turn", "12"]
-    monkeypatch.setattr(sys, "argv", arguments)
-    with pytest.raises(SystemExit) as stopped:
-        main()
-    assert stopped.value.code == 2
-    assert "at most 8 degrees" in capsys.readouterr().err
+    arguments = [str(source), str(tmp_path / "out"), "--turn", "12"]
+    assert "at most 8 degrees" in _usage_error(arguments, monkeypatch, capsys)
