@@ -318,10 +318,13 @@ def test_generated_d4s_are_read_right_or_refused(
 
 # A player's d4 is rarely printed in the font the shipped profile learned: before any
 # enrolment, numerals of another font must be read right or refused, never read wrong.
+# (OpenCV draws its fonts differently from one version to another: of these 24 dice, its
+# 5.0 reads 23 in script and 24 light; 4.6, Raspberry Pi OS's, 5 and 10, and 11 of the
+# learned sans. None is read wrong with either.)
 @pytest.mark.parametrize("font", ["script", "light"])
 def test_d4s_of_a_font_never_learned_are_read_right_or_refused(font: str) -> None:
     read = 0
-    for seed in range(40, 52):
+    for seed in range(40, 64):
         made = scene(seed, "ur-nostick", d4_font=font)
         observation = Reader(calibrate(made.empty), default_profile()).read(
             made.frame, kit_named("ur-nostick")
@@ -329,7 +332,7 @@ def test_d4s_of_a_font_never_learned_are_read_right_or_refused(font: str) -> Non
         for implement in observation.of_kind(Kind.D4):
             assert implement.value == made.objects[0]["value"]
             read += 1
-    assert read >= 10
+    assert read >= 3
 
 
 def test_without_glyphs_the_d4_is_refused_with_advice() -> None:
