@@ -19,6 +19,7 @@ from random import Random
 
 import cv2
 
+from vision.errors import ProfileError
 from vision.kit import kit_named
 from vision.observation import Kind
 from vision.profile import Profile, default_profile
@@ -70,7 +71,10 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, help="profile file (default: shipped one)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    profile = Profile.load(args.profile) if args.profile else default_profile()
+    try:
+        profile = Profile.load(args.profile) if args.profile else default_profile()
+    except ProfileError as error:
+        parser.error(str(error))
     counts = measure(args.sets, args.throws, args.seed, profile)
     print("| throws | right | refused | wrong | wrong, one face shown |")
     print("| ---: | ---: | ---: | ---: | ---: |")

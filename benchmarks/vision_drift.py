@@ -145,7 +145,8 @@ def mounted(degrees: float) -> Drift:
         return np.asarray(out, np.uint8)
 
     def moves(points: NDArray[np.float64], size: tuple[int, int]) -> NDArray[np.float64]:
-        return np.asarray(points @ matrix(size)[:, :2].T + matrix(size)[:, 2], np.float64)
+        turn = matrix(size)
+        return np.asarray(points @ turn[:, :2].T + turn[:, 2], np.float64)
 
     name = f"camera mounted turned {degrees:g} degrees, {MOUNT_SIZE:g} times the size"
     return Drift(name, change, empty_too=True, moves=moves)

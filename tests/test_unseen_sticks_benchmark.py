@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from random import Random
 
-from benchmarks.unseen_sticks import measure, random_look
+import pytest
+
+from benchmarks.unseen_sticks import main, measure, random_look
 from vision.profile import default_profile
 from vision.synthetic import OTHER_LOOKS
 
@@ -21,3 +25,14 @@ def test_every_throw_is_counted_once_and_the_sets_are_forgotten() -> None:
     assert sum(counts.values()) == 4
     assert set(counts) <= {"right", "refused", "wrong", "wrong, one face shown"}
     assert before == OTHER_LOOKS
+
+
+def test_a_profile_that_cannot_be_read_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments = ["unseen_sticks", "--sets", "1", "--profile", str(tmp_path / "none.json")]
+    monkeypatch.setattr(sys, "argv", arguments)
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    assert stopped.value.code == 2
+    assert "none.json cannot be read" in capsys.readouterr().err
