@@ -26,7 +26,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from benchmarks.vision_drift import Drift, blurred, compressed, mounted, noisy, resampled
+from benchmarks.vision_drift import (
+    Drift,
+    Moves,
+    blurred,
+    compressed,
+    mounted,
+    noisy,
+    resampled,
+)
 from vision.errors import VisionError
 from vision.tray import read_image
 
@@ -59,7 +67,7 @@ def _copy(source: Path, folder: Path, drift: Drift, records: list[dict[str, obje
             copied[field] = target.as_posix()
             if field == "image" and drift.moves is not None:
                 size = (picture.shape[1], picture.shape[0])
-                copied["objects"] = [_moved(o, drift, size) for o in _objects(record)]
+                copied["objects"] = [_moved(o, drift.moves, size) for o in _objects(record)]
         lines.append(json.dumps(copied))
     (folder / "labels.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -69,19 +77,18 @@ def _objects(record: dict[str, object]) -> list[dict[str, object]]:
     return [dict(o) for o in objects] if isinstance(objects, list) else []
 
 
-def _moved(item: dict[str, object], drift: Drift, size: tuple[int, int]) -> dict[str, object]:
-    """A labelled implement where the drift moved it: its box, the box of its moved
+def _moved(item: dict[str, object], moves: Moves, size: tuple[int, int]) -> dict[str, object]:
+    """A labelled implement where a drift ``moves`` it: its box, the box of its moved
     corners; its d4's top point and base corners (generated labels), moved."""
-    assert drift.moves is not None
     moved = dict(item)
     x0, y0, x1, y1 = np.asarray(item["bbox"], np.float64)
-    corners = drift.moves(np.array([[x0, y0], [x1, y0], [x0, y1], [x1, y1]]), size)
+    corners = moves(np.array([[x0, y0], [x1, y0], [x0, y1], [x1, y1]]), size)
     low, high = np.floor(corners.min(axis=0)), np.ceil(corners.max(axis=0))
     moved["bbox"] = [int(v) for v in (*low, *high)]
     for field in ("top", "base"):
         if field in item:
             given = np.asarray(item[field], np.float64)
-            points = drift.moves(given.reshape(-1, 2), size).reshape(given.shape)
+            points = moves(given.reshape(-1, 2), size).reshape(given.shape)
             moved[field] = np.round(points, 2).tolist()
     return moved
 

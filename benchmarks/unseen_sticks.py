@@ -40,27 +40,28 @@ def measure(sets: int, throws: int, seed: int, profile: Profile) -> Counter[str]
     """Per outcome (right, refused, wrong, and wrong with a single face shown), throws."""
     rng = Random(seed)
     counts: Counter[str] = Counter()
-    sticks4 = kit_named("sticks4")
     for index in range(sets):
         name = f"unseen-{seed}-{index}"
         OTHER_LOOKS[name] = random_look(rng)
-        for throw in range(throws):
-            made = scene(rng.randrange(2**31), "sticks4", look=name)
-            observation = Reader(calibrate(made.empty), profile).read(made.frame, sticks4)
-            truth = sorted(str(item["face"]) for item in made.objects)
-            read = sorted(str(item.face) for item in observation.of_kind(Kind.STICK))
-            if observation.refused:
-                counts["refused"] += 1
-            elif read == truth:
-                counts["right"] += 1
-            else:
-                counts["wrong, one face shown" if len(set(truth)) == 1 else "wrong"] += 1
-                print(
-                    f"{name} {OTHER_LOOKS[name]} throw {throw}: {''.join(truth)} read as "
-                    f"{''.join(read)}"
-                )
-        del OTHER_LOOKS[name]
+        try:
+            counts.update(_outcome(name, rng.randrange(2**31), profile) for _ in range(throws))
+        finally:
+            del OTHER_LOOKS[name]  # the generator as it was, whatever happens
     return counts
+
+
+def _outcome(look: str, seed: int, profile: Profile) -> str:
+    """How one generated throw of four sticks of ``look`` is read; a wrong one is shown."""
+    made = scene(seed, "sticks4", look=look)
+    observation = Reader(calibrate(made.empty), profile).read(made.frame, kit_named("sticks4"))
+    truth = sorted(str(item["face"]) for item in made.objects)
+    read = sorted(str(item.face) for item in observation.of_kind(Kind.STICK))
+    if observation.refused:
+        return "refused"
+    if read == truth:
+        return "right"
+    print(f"{look} {OTHER_LOOKS[look]}: {''.join(truth)} read as {''.join(read)}")
+    return "wrong, one face shown" if len(set(truth)) == 1 else "wrong"
 
 
 def main() -> None:

@@ -129,7 +129,7 @@ def mounted(degrees: float) -> Drift:
     """A camera mounted turned by ``degrees`` to the tray and calibrated so (the empty tray
     turned too), its picture seen at ``MOUNT_SIZE`` of the size so that nothing of the
     tray leaves it: turned by 0 degrees, the same size alone."""
-    if abs(degrees) > MOUNT_TURN:
+    if not abs(degrees) <= MOUNT_TURN:  # nan too
         raise ValueError(f"a camera turned by at most {MOUNT_TURN:g} degrees, not {degrees:g}")
 
     def matrix(size: tuple[int, int]) -> NDArray[np.float64]:
