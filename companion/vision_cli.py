@@ -52,11 +52,13 @@ def add_vision_commands(commands: Any) -> None:
         metavar="MM",
         help="lens above the felt, in mm (default 380)",
     )
+    _floor_option(calibrate)
     calibrate.set_defaults(handler=_guarded(_calibrate))
 
     enrol = sub.add_parser("enrol", help="teach a profile the faces of your implements")
     enrol.add_argument("--labels", type=Path, help="a labelled folder to learn from")
     enrol.add_argument("--tray", help="calibration folder or empty-tray image (guided mode)")
+    _floor_option(enrol)
     _source(enrol)
     enrol.add_argument("--kind", choices=("stick", "yesno", "d4"), default="stick")
     enrol.add_argument("--look", default="mine", help="a name for this set's look")
@@ -109,6 +111,7 @@ def add_vision_commands(commands: Any) -> None:
         help="with --synthetic: the font family of the generated d4s' numerals (default sans,"
         " the one the shipped profile learned)",
     )
+    _floor_option(evaluate, "; with --synthetic, the trays drawn")
     evaluate.add_argument("--json", action="store_true")
     evaluate.set_defaults(handler=_guarded(_evaluate))
 
@@ -130,8 +133,19 @@ def _source(parser: argparse.ArgumentParser, required: bool = False) -> None:
     )
 
 
+def _floor_option(parser: argparse.ArgumentParser, more: str = "") -> None:
+    parser.add_argument(
+        "--floor-mm",
+        type=_floor_mm,
+        default=None,
+        metavar="LONGxSHORT",
+        help=f"the inside of the tray, in mm (default 400x300){more}",
+    )
+
+
 def _reading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tray", help="calibration folder or image of the empty tray")
+    _floor_option(parser, ", when --tray is an image or the first frame")
     parser.add_argument("--profile", type=Path, help="profile file (default: shipped one)")
     parser.add_argument("--expect", metavar="KIT", help="sticks4, sticks3, ur, modern, ...")
     parser.add_argument("--game", help="rule set: gives the kit and turns readings into throws")
@@ -173,18 +187,38 @@ def _camera_height(text: str) -> float:
     return height
 
 
-def _load_tray(spec: str | None, frames: Iterator[Any] | None = None) -> Tray:
-    """The tray of ``--tray``; without it, the first of ``frames`` is the empty tray (the
-    frames after it are then the pictures)."""
-    from vision.errors import CalibrationError
-    from vision.tray import Tray, calibrate, read_image
+def _floor_mm(text: str) -> tuple[float, float]:
+    """``--floor-mm``: the tray's inside as LONGxSHORT millimetres (calibration says whether
+    a tray can be of that size)."""
+    try:
+        first, second = (float(part) for part in text.lower().replace(" ", "").split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the tray's inside as LONGxSHORT millimetres, e.g. 400x300"
+        ) from None
+    return max(first, second), min(first, second)
 
+
+def _load_tray(
+    spec: str | None,
+    frames: Iterator[Any] | None = None,
+    floor_mm: tuple[float, float] | None = None,
+) -> Tray:
+    """The tray of ``--tray``; without it, the first of ``frames`` is the empty tray (the
+    frames after it are then the pictures). An empty tray's picture is calibrated as of
+    ``floor_mm`` inside (default 400 x 300 mm)."""
+    from vision.errors import CalibrationError
+    from vision.tray import FLOOR_MM, Tray, calibrate, read_image
+
+    inside = floor_mm or FLOOR_MM
     if spec is None:
         if frames is None:
             raise CalibrationError("give --tray: a calibration folder or an empty-tray image")
-        return calibrate(next(frames))
+        return calibrate(next(frames), floor_mm=inside)
     path = Path(spec)
-    return Tray.load(path) if path.is_dir() else calibrate(read_image(path))
+    if path.is_dir():
+        return Tray.load(path)
+    return calibrate(read_image(path), floor_mm=inside)
 
 
 def _load_profile(path: Path | None) -> Profile:
@@ -203,7 +237,7 @@ def _kit(args: argparse.Namespace) -> Kit | None:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from vision.markers import calibrate_with_markers, find_markers, markers_available
-    from vision.tray import CAMERA_HEIGHT_MM, calibrate, require_empty
+    from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, calibrate, require_empty
 
     height = args.camera_height or CAMERA_HEIGHT_MM
     with _opened(args.source) as frames:
@@ -213,13 +247,14 @@ def _calibrate(args: argparse.Namespace) -> int:
         seen = find_markers(empty) if markers_available() else {}
         by = "markers" if len(seen) == 4 else "outline"
     calibrated_by = calibrate_with_markers if by == "markers" else calibrate
-    tray = calibrated_by(empty, height)
+    tray = calibrated_by(empty, height, floor_mm=args.floor_mm or FLOOR_MM)
     require_empty(tray)
     tray.save(args.out)
     scale = f"{tray.px_per_mm / tray.scale:.2f} px/mm"
     if tray.scale != 1.0:
         scale += f", read at {tray.px_per_mm:.2f} (pictures resized by {tray.scale:.2f})"
-    print(f"tray found by its {by}: {scale}; written to {args.out}")
+    inside = "{:g} x {:g} mm".format(*tray.floor_mm)
+    print(f"tray found by its {by} ({inside} inside): {scale}; written to {args.out}")
     return 0
 
 
@@ -301,7 +336,7 @@ def _guided_glyphs(args: argparse.Namespace) -> list[Any]:
     )
     shown: list[tuple[int, Any]] = []
     with _opened(args.source) as frames:
-        tray = _load_tray(args.tray, frames)
+        tray = _load_tray(args.tray, frames, args.floor_mm)
         for index, frame in enumerate(frames):
             value = VALUES[index % len(VALUES)]
             seen = list(d4s_in(frame, tray))
@@ -347,7 +382,7 @@ def _guided_examples(args: argparse.Namespace) -> list[Any]:
         file=say,
     )
     with _opened(args.source) as frames:
-        tray = _load_tray(args.tray, frames)
+        tray = _load_tray(args.tray, frames, args.floor_mm)
         segmenter = Segmenter(tray)
         for index, frame in enumerate(frames):
             face = "MP"[index % 2]
@@ -387,7 +422,7 @@ def _read(args: argparse.Namespace) -> int:
     try:
         for index, frame in enumerate(source.frames()):
             if reader is None:
-                reader = Reader(_load_tray(args.tray), profile)
+                reader = Reader(_load_tray(args.tray, floor_mm=args.floor_mm), profile)
             observation = reader.read(frame, kit)
             name = names[index] if names else f"frame {index + 1}"
             results.append(_report(name, observation, args))
@@ -420,7 +455,7 @@ def _watch(args: argparse.Namespace) -> int:
     kit = _kit(args)
     profile = _load_profile(args.profile)
     with _opened(args.source) as frames:
-        tray = _load_tray(args.tray, frames)
+        tray = _load_tray(args.tray, frames, args.floor_mm)
         watcher = ThrowWatcher(Reader(tray, profile), kit, still_frames=args.still)
         count = 0
         for frame in frames:
@@ -438,9 +473,15 @@ def _evaluate(args: argparse.Namespace) -> int:
     from vision.dataset import Scene, load_scenes
     from vision.evaluate import evaluate
     from vision.reader import Reader
-    from vision.synthetic import D4_EDGE_MM, D6_SIDE_MM, write_set
+    from vision.synthetic import D4_EDGE_MM, D6_SIDE_MM, check_drawable, write_set
+    from vision.tray import FLOOR_MM, floor_size
 
+    floor_mm = floor_size(*(args.floor_mm or FLOOR_MM))
     if args.synthetic:
+        try:
+            check_drawable(floor_mm)
+        except ValueError as error:
+            raise VisionSetupError(f"--floor-mm: {error}") from None
         d4_edge_mm = _size_range("--d4-edge-mm", args.d4_edge_mm, D4_EDGE_MM)
         d6_side_mm = _size_range("--d6-side-mm", args.d6_side_mm, D6_SIDE_MM)
         write_set(
@@ -450,6 +491,7 @@ def _evaluate(args: argparse.Namespace) -> int:
             d4_edge_mm=d4_edge_mm,
             d6_side_mm=d6_side_mm,
             d4_font=args.d4_font or "sans",
+            floor_mm=floor_mm,
         )
     elif args.d4_edge_mm or args.d6_side_mm or args.d4_font:
         raise VisionSetupError(
@@ -462,7 +504,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         reader = readers.setdefault(id(tray), Reader(tray, profile))
         return reader.read(frame, scene.kit)
 
-    report = evaluate(load_scenes(args.folder), read, args.mistakes)
+    report = evaluate(load_scenes(args.folder), read, args.mistakes, floor_mm=floor_mm)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:

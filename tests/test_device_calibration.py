@@ -381,6 +381,27 @@ def test_the_configured_camera_height_is_the_calibrations(
     assert Tray.load(tmp_path / "other").camera_height_mm == 520  # the camera did not move
 
 
+def test_the_configured_trays_size_is_the_calibrations(tmp_path: Path) -> None:
+    from vision.synthetic import scene
+
+    narrow = scene(3, "sticks4", floor_mm=(400.0, 250.0)).empty
+    unknown = CameraJobs(tmp_path / "tray", tmp_path / "sticks.json")
+    done, _ = unknown.run(CameraTask("calibrate"), narrow, None)
+    assert "--floor-mm" in done.problem and not (tmp_path / "tray").exists()
+    configured = device_config.parse("[camera]\nfloor_mm = [250, 400]\n")
+    jobs = CameraJobs(
+        tmp_path / "tray", tmp_path / "sticks.json", floor_mm=configured.camera_floor_mm
+    )
+    done, _ = jobs.run(CameraTask("calibrate"), narrow, None)
+    assert done.problem == ""
+    assert Tray.load(tmp_path / "tray").floor_mm == (400, 250)
+    reader = ThrowReader(Tray.load(tmp_path / "tray"), default_profile())
+    again = CameraJobs(tmp_path / "again", tmp_path / "sticks.json")
+    done, _ = again.run(CameraTask("calibrate"), narrow, reader)  # the same tray as in use
+    assert done.problem == ""
+    assert Tray.load(tmp_path / "again").floor_mm == (400, 250)
+
+
 def test_calibrating_a_tray_that_is_not_empty_keeps_the_old_calibration(tmp_path: Path) -> None:
     from vision.synthetic import scene
 

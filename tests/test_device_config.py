@@ -20,6 +20,10 @@ def test_values_are_read() -> None:
     assert (read.display_driver, read.i2c_address, read.language) == ("sh1106", 0x3D, "fr")
 
 
+def test_the_trays_size_is_read_long_side_first() -> None:
+    assert config.parse("[camera]\nfloor_mm = [300, 450.5]\n").camera_floor_mm == (450.5, 300)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -29,6 +33,9 @@ def test_values_are_read() -> None:
         ("[buttons]\ndown = 5", "buttons.down = 5: GPIO5 is already used by buttons.up"),
         ('[buttons]\nhold_time = "1"', 'buttons.hold_time = "1": expected a number of seconds'),
         ("[camera]\nenabled = 1", "camera.enabled = 1: expected true or false"),
+        ("[camera]\nfloor_mm = [400]", "camera.floor_mm = [400]: expected two sizes in mm"),
+        ('[camera]\nfloor_mm = "400x300"', 'floor_mm = "400x300": expected two sizes in mm'),
+        ("[camera]\nfloor_mm = [400, 30]", "from 100 to 2000, e.g. [400, 300]"),
         ('[game]\nrules = "chess"', 'game.rules = "chess": expected one of senet-'),
         ('[game]\nrule = "senet-migo"', "unknown key 'game.rule'"),
         ("display = 3", "display = 3: expected a [display] section"),

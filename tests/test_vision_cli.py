@@ -150,7 +150,7 @@ def test_calibrate_by_the_printed_corner_markers(
     cv2.imwrite(str(tmp_path / "empty" / "0.png"), made.empty)
     args = ["vision", "calibrate", "--source", str(tmp_path / "empty"), "--by", "markers"]
     assert main([*args, "--out", str(tmp_path / "tray")]) == 0
-    assert "by its markers: 2.4" in capsys.readouterr().out
+    assert "by its markers (400 x 300 mm inside): 2.4" in capsys.readouterr().out
     record = json.loads((tmp_path / "tray" / "tray.json").read_text(encoding="utf-8"))
     assert record["floor"][0] == pytest.approx([104, 78], abs=2)
     cv2.imwrite(str(tmp_path / "empty" / "0.png"), scene(6, "sticks4").empty)

@@ -17,7 +17,7 @@ from vision.profile import Example
 from vision.segment import Blob, Foreground, Segmenter
 from vision.shapes import Shape, classify
 from vision.tetra import fit_tetra
-from vision.tray import Image, Tray, calibrate, read_image
+from vision.tray import FLOOR_MM, Image, Tray, calibrate, floor_size, read_image
 
 MATCH_IOU = 0.5
 
@@ -39,6 +39,11 @@ class Scene:
     expect: str  # read, either, refuse
     reasons: tuple[str, ...]
     objects: tuple[TruthObject, ...]
+    floor_mm: tuple[float, float] | None = None  # the tray's inside, when the labels say
+
+    def calibrated(self, floor_mm: tuple[float, float] = FLOOR_MM) -> Tray:
+        """The scene's empty tray, of the labels' size or else ``floor_mm``."""
+        return calibrate(read_image(self.tray), floor_mm=self.floor_mm or floor_mm)
 
 
 def load_scenes(folder: Path) -> list[Scene]:
@@ -70,6 +75,8 @@ def _scene(folder: Path, record: dict[str, object]) -> Scene:
         for o in record["objects"]  # type: ignore[attr-defined]
     )
     reasons = record.get("reasons", [])
+    floor = record.get("floor_mm")
+    floor_mm = None if floor is None else floor_size(*(float(v) for v in floor))  # type: ignore[attr-defined]
     return Scene(
         folder / str(record["image"]),
         folder / str(record["tray"]),
@@ -78,6 +85,7 @@ def _scene(folder: Path, record: dict[str, object]) -> Scene:
         str(record["expect"]),
         tuple(str(r) for r in reasons),  # type: ignore[attr-defined]
         objects,
+        floor_mm,
     )
 
 
@@ -99,7 +107,7 @@ def labelled_enrolment(scenes: list[Scene]) -> Enrolment:
     examples: list[Example] = []
     d4s: list[tuple[int, DieNumerals]] = []
     for scene in scenes:
-        tray = calibrate(read_image(scene.tray))
+        tray = scene.calibrated()
         foreground = Segmenter(tray).foreground(read_image(scene.image))
         frame, blobs = foreground.frame, foreground.blobs  # read as the reader sees it
         labelled = [(_as_read(o.box, tray, foreground), o) for o in scene.objects]

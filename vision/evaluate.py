@@ -12,7 +12,7 @@ import cv2
 
 from vision.dataset import Scene, TruthObject
 from vision.observation import Implement, Kind, Observation
-from vision.tray import Image, Tray, calibrate, read_image
+from vision.tray import FLOOR_MM, Image, Tray, read_image
 
 OBJECT_MATCH_IOU = 0.3
 CORRECT, REFUSED, WRONG = "correct", "refused", "wrong"
@@ -83,13 +83,19 @@ class Report:
 
 
 def evaluate(
-    scenes: Iterable[Scene], read: ReadFunction, mistakes_folder: Path | None = None
+    scenes: Iterable[Scene],
+    read: ReadFunction,
+    mistakes_folder: Path | None = None,
+    *,
+    floor_mm: tuple[float, float] = FLOOR_MM,
 ) -> Report:
+    """Every scene read and scored; a scene's tray is calibrated as of the size its labels
+    give, else ``floor_mm``."""
     report = Report()
     trays: dict[Path, Tray] = {}
     for scene in scenes:
         if scene.tray not in trays:
-            trays[scene.tray] = calibrate(read_image(scene.tray))
+            trays[scene.tray] = scene.calibrated(floor_mm)
         frame = read_image(scene.image)
         observation = read(frame, trays[scene.tray], scene)
         outcome = _score_scene(scene, observation, report)

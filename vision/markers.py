@@ -18,7 +18,15 @@ import cv2
 import numpy as np
 
 from vision.errors import CalibrationError
-from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, Image, Points, Tray
+from vision.tray import (
+    CAMERA_HEIGHT_MM,
+    FLOOR_MM,
+    Image,
+    Points,
+    Tray,
+    check_proportions,
+    floor_size,
+)
 
 DICTIONARY = "DICT_4X4_50"
 CORNER_IDS = (0, 1, 2, 3)  # top left, top right, bottom right, bottom left
@@ -60,8 +68,14 @@ def find_markers(image: Image) -> dict[int, Points]:
     return found
 
 
-def calibrate_with_markers(empty: Image, camera_height_mm: float = CAMERA_HEIGHT_MM) -> Tray:
-    """A tray whose floor is given by the four corner markers in an image of it empty."""
+def calibrate_with_markers(
+    empty: Image,
+    camera_height_mm: float = CAMERA_HEIGHT_MM,
+    *,
+    floor_mm: tuple[float, float] = FLOOR_MM,
+) -> Tray:
+    """A tray whose floor, of ``floor_mm`` inside, is given by the four corner markers in
+    an image of it empty."""
     found = find_markers(empty)
     missing = [marker_id for marker_id in CORNER_IDS if marker_id not in found]
     if missing:
@@ -78,10 +92,12 @@ def calibrate_with_markers(empty: Image, camera_height_mm: float = CAMERA_HEIGHT
     short_side = (sides[0] + sides[2]) / 2
     if long_side < short_side:
         long_side, short_side = short_side, long_side
-    px_per_mm = (long_side / FLOOR_MM[0] + short_side / FLOOR_MM[1]) / 2
-    if px_per_mm <= 0:
+    if short_side <= 0:
         raise CalibrationError("the corner markers are not at the tray's corners")
-    return Tray.from_picture(empty, floor, float(px_per_mm), camera_height_mm)
+    floor_mm = floor_size(*floor_mm)
+    check_proportions(long_side, short_side, floor_mm)
+    px_per_mm = (long_side / floor_mm[0] + short_side / floor_mm[1]) / 2
+    return Tray.from_picture(empty, floor, float(px_per_mm), camera_height_mm, floor_mm)
 
 
 def marker_image(marker_id: int, side_px: int) -> Image:

@@ -24,7 +24,9 @@ from vision.tray import CAMERA_HEIGHT_MM, Image
 
 SIZE = (1200, 900)
 PX_PER_MM = 2.48
-FLOOR_MM = (400, 300)
+FLOOR_MM = (400.0, 300.0)  # the inside of the tray drawn, unless told otherwise
+# Floors that can be drawn (long side, short side): in the picture, with room for a stick.
+DRAWN_FLOOR_MM = ((200.0, 150.0), (480.0, 360.0))
 FELTS = ((60, 120, 40), (150, 80, 40), (70, 70, 190), (140, 175, 190), (60, 60, 60))
 WOOD = (110, 170, 215)
 Look = tuple[tuple[int, int, int], tuple[int, int, int] | None, tuple[int, int, int]]
@@ -79,22 +81,24 @@ class _Canvas:
         d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
         d6_side_mm: tuple[float, float] = D6_SIDE_MM,
         d4_font: str = "sans",
+        floor_mm: tuple[float, float] = FLOOR_MM,
     ) -> None:
         self.rng = rng
         self.markers = markers
         self.d4_edge_mm = d4_edge_mm
         self.d6_side_mm = d6_side_mm
         self.d4_font = d4_font
+        self.floor_mm = floor_mm
         self.origin = (
-            (SIZE[0] - FLOOR_MM[0] * PX_PER_MM) / 2,
-            (SIZE[1] - FLOOR_MM[1] * PX_PER_MM) / 2,
+            (SIZE[0] - floor_mm[0] * PX_PER_MM) / 2,
+            (SIZE[1] - floor_mm[1] * PX_PER_MM) / 2,
         )
         if tray_seed is None:
             drawn = rng.choice(FELTS)  # drawn even when chosen: the rest of the scene stays
             self.felt = felt or drawn
             self.image = self._empty_tray(rng)
         else:  # one tray for many throws, drawn once
-            self.felt, tray = _shared_tray(tray_seed, markers, felt)
+            self.felt, tray = _shared_tray(tray_seed, markers, felt, floor_mm)
             self.image = tray.copy()
         self.shadows = np.zeros(self.image.shape[:2], np.float32)
 
@@ -104,13 +108,14 @@ class _Canvas:
     def _empty_tray(self, rng: Random) -> Image:
         image = np.full((SIZE[1], SIZE[0], 3), (150, 190, 210), np.uint8)
         x0, y0 = self.px(-60, -60)
-        x1, y1 = self.px(FLOOR_MM[0] + 60, FLOOR_MM[1] + 60)
+        long_mm, short_mm = self.floor_mm
+        x1, y1 = self.px(long_mm + 60, short_mm + 60)
         cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), WOOD, -1)
         x0, y0 = self.px(-12, -12)
-        x1, y1 = self.px(FLOOR_MM[0] + 12, FLOOR_MM[1] + 12)
+        x1, y1 = self.px(long_mm + 12, short_mm + 12)
         cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), (70, 110, 140), -1)
         x0, y0 = self.px(0, 0)
-        x1, y1 = self.px(*FLOOR_MM)
+        x1, y1 = self.px(long_mm, short_mm)
         cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), self.felt, -1)
         if self.markers:
             self._marker_cards(image)
@@ -122,7 +127,7 @@ class _Canvas:
         from vision.markers import marker_image
 
         side = round(CARD_MM * PX_PER_MM)
-        far_x, far_y = FLOOR_MM[0] - CARD_MM, FLOOR_MM[1] - CARD_MM
+        far_x, far_y = self.floor_mm[0] - CARD_MM, self.floor_mm[1] - CARD_MM
         corners = ((0.0, 0.0), (far_x, 0.0), (far_x, far_y), (0.0, far_y))
         for marker_id, (x_mm, y_mm) in enumerate(corners):
             x, y = (round(v) for v in self.px(x_mm, y_mm))
@@ -150,9 +155,12 @@ class _Canvas:
 
 @lru_cache(maxsize=4)
 def _shared_tray(
-    tray_seed: int, markers: bool, felt: tuple[int, int, int] | None
+    tray_seed: int,
+    markers: bool,
+    felt: tuple[int, int, int] | None,
+    floor_mm: tuple[float, float],
 ) -> tuple[tuple[int, int, int], Image]:
-    canvas = _Canvas(Random(tray_seed), markers=markers, felt=felt)
+    canvas = _Canvas(Random(tray_seed), markers=markers, felt=felt, floor_mm=floor_mm)
     return canvas.felt, canvas.image
 
 
@@ -523,18 +531,20 @@ class _Placer:
     set calls implements within 2 mm of one another ``touching``, a throw that may be read
     or refused, so a clean throw's label must not ask for the reading of one."""
 
-    def __init__(self, rng: Random) -> None:
+    def __init__(self, rng: Random, floor_mm: tuple[float, float] = FLOOR_MM) -> None:
         self.rng = rng
+        self.floor_mm = floor_mm
         self.taken: list[tuple[float, float, float]] = []
         self.outlines: list[NDArray[np.float32]] = []  # floor millimetres
 
     def place(self, reach_mm: float) -> tuple[float, float, float]:
         for _ in range(200):
-            x = self.rng.uniform(reach_mm + 5, FLOOR_MM[0] - reach_mm - 5)
+            long_mm, short_mm = self.floor_mm
+            x = self.rng.uniform(reach_mm + 5, long_mm - reach_mm - 5)
             y = (
-                self.rng.uniform(reach_mm + 5, FLOOR_MM[1] - reach_mm - 5)
+                self.rng.uniform(reach_mm + 5, short_mm - reach_mm - 5)
                 if reach_mm < 140
-                else self.rng.uniform(40, 260)
+                else self.rng.uniform(40, short_mm - 40)
             )
             if all(np.hypot(x - a, y - b) > reach_mm + r + 8 for a, b, r in self.taken):
                 self._take((x, y, reach_mm), _disc(x, y, reach_mm))
@@ -545,8 +555,8 @@ class _Placer:
         """Sticks and the yes/no stick need room only along their width when laid parallel."""
         reach_mm = size_mm[0] / 2
         for _ in range(200):
-            x = self.rng.uniform(90, FLOOR_MM[0] - 90)
-            y = self.rng.uniform(30, FLOOR_MM[1] - 30)
+            x = self.rng.uniform(90, self.floor_mm[0] - 90)
+            y = self.rng.uniform(30, self.floor_mm[1] - 30)
             if all(abs(y - b) > 32 or abs(x - a) > reach_mm + r + 8 for a, b, r in self.taken):
                 # Laid at opposite slants, parallel sticks close in towards one end.
                 angle = self.rng.uniform(-12, 12)
@@ -584,6 +594,7 @@ def scene(
     d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
     d6_side_mm: tuple[float, float] = D6_SIDE_MM,
     d4_font: str = "sans",
+    floor_mm: tuple[float, float] = FLOOR_MM,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -595,16 +606,18 @@ def scene(
     ``tray_seed`` share one empty tray, as the throws of one game under one camera do;
     ``look`` (one of LOOKS or OTHER_LOOKS) is the set of sticks; ``d4_edge_mm`` and
     ``d6_side_mm`` the ranges the d4s' edges and the d6s' sides are drawn from; ``d4_font``
-    the family of D4_FONTS the d4s' numerals are painted in.
+    the family of D4_FONTS the d4s' numerals are painted in; ``floor_mm`` the inside of the
+    tray, long side first (at most about 450 x 340 mm in the picture).
     """
     rng = Random(seed)
     if d4_font not in D4_FONTS:
         raise ValueError(f"no d4 font {d4_font!r}: one of {', '.join(D4_FONTS)}")
+    check_drawable(floor_mm)
     if look is not None and look not in LOOKS and look not in OTHER_LOOKS:
         raise ValueError(f"no stick look {look!r}: one of {', '.join([*LOOKS, *OTHER_LOOKS])}")
-    canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font)
+    canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font, floor_mm)
     empty = canvas.image.copy()
-    placer = _Placer(rng)
+    placer = _Placer(rng, floor_mm)
     drawn_look = rng.choice(list(LOOKS))
     look = look or drawn_look
     objects: list[dict[str, object]] = []
@@ -672,6 +685,17 @@ def scene(
     return SyntheticScene(frame, empty, label)
 
 
+def check_drawable(floor_mm: tuple[float, float]) -> None:
+    """ValueError unless a tray of ``floor_mm`` inside (long side first) can be drawn."""
+    smallest, largest = DRAWN_FLOOR_MM
+    if not all(low <= v <= high for low, v, high in zip(smallest, floor_mm, largest, strict=True)):
+        raise ValueError(
+            "a floor of {:g} x {:g} mm cannot be drawn: {:g} x {:g} to {:g} x {:g} mm".format(
+                *floor_mm, *smallest, *largest
+            )
+        )
+
+
 def _touching(canvas: _Canvas, objects: list[dict[str, object]], look: str) -> None:
     """One more stick laid across the first implement: it hides part of it."""
     first = objects[0]["bbox"]
@@ -688,7 +712,7 @@ def _touching(canvas: _Canvas, objects: list[dict[str, object]], look: str) -> N
 def _cut_by_border(canvas: _Canvas, objects: list[dict[str, object]], look: str, kit: str) -> None:
     """One implement, of the kit's kind, half out of the picture."""
     x = -0.2 * PX_PER_MM - canvas.origin[0] / PX_PER_MM
-    place = (x, 150.0, 0.0)
+    place = (x, canvas.floor_mm[1] / 2, 0.0)
     if kit.startswith("sticks"):
         box = _stick(canvas, look, place, "M")
         objects.append({"kind": "stick", "face": "M", "bbox": box, "cut": True})
@@ -711,6 +735,7 @@ def write_set(
     d4_edge_mm: tuple[float, float] = D4_EDGE_MM,
     d6_side_mm: tuple[float, float] = D6_SIDE_MM,
     d4_font: str = "sans",
+    floor_mm: tuple[float, float] = FLOOR_MM,
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``."""
     rng = Random(seed)
@@ -731,11 +756,14 @@ def write_set(
             d4_edge_mm=d4_edge_mm,
             d6_side_mm=d6_side_mm,
             d4_font=d4_font,
+            floor_mm=floor_mm,
         )
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)
         cv2.imwrite(str(folder / "trays" / name), made.empty)
         record = {"image": f"images/{name}", "tray": f"trays/{name}", **made.label}
+        if floor_mm != FLOOR_MM:
+            record["floor_mm"] = list(floor_mm)
         lines.append(json.dumps(record))
     (folder / "labels.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder

@@ -23,7 +23,13 @@ from numpy.typing import NDArray
 
 from vision.errors import CalibrationError
 
-FLOOR_MM = (400.0, 300.0)  # inside of the tray, long side first
+FLOOR_MM = (400.0, 300.0)  # inside of the tray, long side first, unless told otherwise
+# The floor found, long side over short, against the tray's: on the development set's
+# empty trays 0.966-1.057 of it (a strip of felt lost to a wall's shade, a camera tilted by
+# a degree or two). Farther, the tray is not the size calibration was told: every size
+# measured on the floor would be off, sticks and dice refused or taken one for another.
+FLOOR_PROPORTION_SLACK = 1.1
+FLOOR_SIZE_RANGE = (100.0, 2000.0)  # mm, any side of a tray's inside
 CAMERA_HEIGHT_MM = 380.0  # lens above the floor, when calibration was not told otherwise
 ANALYSIS_SCALE = 0.5  # segmentation runs on a half-size frame
 _FIND_SCALE = 0.25
@@ -55,10 +61,16 @@ class Tray:
     camera_height_mm: float = CAMERA_HEIGHT_MM
     scale: float = 1.0  # working pixels per pixel of the camera's pictures
     picture_size: tuple[int, int] | None = None  # (width, height); None: the empty's size
+    floor_mm: tuple[float, float] = FLOOR_MM  # the inside of the tray, long side first
 
     @classmethod
     def from_picture(
-        cls, empty: Image, floor: Points, px_per_mm: float, camera_height_mm: float
+        cls,
+        empty: Image,
+        floor: Points,
+        px_per_mm: float,
+        camera_height_mm: float,
+        floor_mm: tuple[float, float] = FLOOR_MM,
     ) -> Tray:
         """The tray found in a picture (floor and scale in its pixels), at working scale."""
         if px_per_mm < MIN_PX_PER_MM:
@@ -72,7 +84,15 @@ class Tray:
             scale = WORKING_PX_PER_MM / px_per_mm
         picture_size = (int(empty.shape[1]), int(empty.shape[0]))
         working = _resized(empty, scale)
-        return cls(working, floor * scale, px_per_mm * scale, camera_height_mm, scale, picture_size)
+        return cls(
+            working,
+            floor * scale,
+            px_per_mm * scale,
+            camera_height_mm,
+            scale,
+            picture_size,
+            floor_mm,
+        )
 
     @property
     def size(self) -> tuple[int, int]:
@@ -131,6 +151,7 @@ class Tray:
             "camera_height_mm": self.camera_height_mm,
             "scale": self.scale,
             "picture_size": list(self.picture),
+            "floor_mm": list(self.floor_mm),
         }
         (folder / "tray.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
 
@@ -142,11 +163,14 @@ class Tray:
             height = float(record.get("camera_height_mm", CAMERA_HEIGHT_MM))
             floor = np.asarray(record["floor"], np.float32)
             px_per_mm = float(record["px_per_mm"])
+            long_mm, short_mm = (float(v) for v in record.get("floor_mm", FLOOR_MM))
+            floor_mm = (long_mm, short_mm)
             if "scale" not in record:  # saved before the working scale: as the camera took it
-                return cls.from_picture(empty, floor, px_per_mm, height)
+                return cls.from_picture(empty, floor, px_per_mm, height, floor_mm)
             width, tall = record["picture_size"]
             picture = (int(width), int(tall))
-            return cls(empty, floor, px_per_mm, height, float(record["scale"]), picture)
+            scale = float(record["scale"])
+            return cls(empty, floor, px_per_mm, height, scale, picture, floor_mm)
         except (OSError, KeyError, ValueError, TypeError) as error:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
 
@@ -160,17 +184,48 @@ def read_image(path: Path) -> Image:
     return np.asarray(image, np.uint8)
 
 
-def calibrate(empty: Image, camera_height_mm: float = CAMERA_HEIGHT_MM) -> Tray:
-    """Locate the floor of the tray in an image of the empty tray."""
+def calibrate(
+    empty: Image,
+    camera_height_mm: float = CAMERA_HEIGHT_MM,
+    *,
+    floor_mm: tuple[float, float] = FLOOR_MM,
+) -> Tray:
+    """Locate the floor of the tray, whose inside measures ``floor_mm``, in an image of the
+    empty tray."""
     floor = _floor_outline(empty)
     (_, _), (w, h), _ = cv2.minAreaRect(floor)
     long_side, short_side = max(w, h), min(w, h)
-    # The wall's shade can hide one side of the felt; the larger ratio is the trusted one.
-    px_per_mm = max(long_side / FLOOR_MM[0], short_side / FLOOR_MM[1])
     image_area = empty.shape[0] * empty.shape[1]
-    if cv2.contourArea(floor) < 0.2 * image_area or px_per_mm <= 0:
+    if cv2.contourArea(floor) < 0.2 * image_area or short_side <= 0:
         raise CalibrationError("the tray's floor was not found: is the whole tray in view?")
-    return Tray.from_picture(empty, floor, float(px_per_mm), camera_height_mm)
+    floor_mm = floor_size(*floor_mm)
+    check_proportions(long_side, short_side, floor_mm)
+    # The wall's shade can hide one side of the felt; the larger ratio is the trusted one.
+    px_per_mm = max(long_side / floor_mm[0], short_side / floor_mm[1])
+    return Tray.from_picture(empty, floor, float(px_per_mm), camera_height_mm, floor_mm)
+
+
+def floor_size(first_mm: float, second_mm: float) -> tuple[float, float]:
+    """A tray's inside, long side first; CalibrationError for a size no tray has."""
+    long_mm, short_mm = max(first_mm, second_mm), min(first_mm, second_mm)
+    if not (FLOOR_SIZE_RANGE[0] <= short_mm and long_mm <= FLOOR_SIZE_RANGE[1]):
+        raise CalibrationError(
+            f"a tray floor of {long_mm:g} x {short_mm:g} mm: each side is "
+            f"{FLOOR_SIZE_RANGE[0]:g} to {FLOOR_SIZE_RANGE[1]:g} mm"
+        )
+    return long_mm, short_mm
+
+
+def check_proportions(long_px: float, short_px: float, floor_mm: tuple[float, float]) -> None:
+    """CalibrationError when the floor seen is not of the tray's proportions."""
+    seen, told = long_px / short_px, floor_mm[0] / floor_mm[1]
+    if max(seen / told, told / seen) > FLOOR_PROPORTION_SLACK:
+        raise CalibrationError(
+            f"the floor seen is {seen:.2f} times as long as wide, a tray of "
+            f"{floor_mm[0]:g} x {floor_mm[1]:g} mm {told:.2f} times: give the tray's inside "
+            "size (--floor-mm, or floor_mm in the configuration's [camera]), or check that "
+            "the whole floor is in view and evenly lit"
+        )
 
 
 def things_left_on_floor(tray: Tray) -> list[tuple[int, int, int, int]]:

@@ -41,6 +41,7 @@ class CameraJobs:
     tray_folder: Path
     profile_path: Path
     camera_height_mm: float | None = None  # above the tray's floor; None: keep the one in use
+    floor_mm: tuple[float, float] | None = None  # the tray's inside; None: keep the one in use
     pictures: dict[int, list[Example]] = field(default_factory=dict)  # by enrolment step
 
     def run(
@@ -67,15 +68,19 @@ class CameraJobs:
         self, frame: Frame, reader: ThrowReader | None
     ) -> tuple[CameraDone, ThrowReader | None]:
         from vision.markers import calibrate_with_markers, find_markers, markers_available
-        from vision.tray import CAMERA_HEIGHT_MM, calibrate, require_empty
+        from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, calibrate, require_empty
 
+        in_use = None if reader is None else reader.reader.tray
         height = self.camera_height_mm
         if height is None:  # the camera has not moved up or down since the calibration in use
-            height = CAMERA_HEIGHT_MM if reader is None else reader.reader.tray.camera_height_mm
+            height = CAMERA_HEIGHT_MM if in_use is None else in_use.camera_height_mm
+        floor_mm = self.floor_mm
+        if floor_mm is None:  # the same tray as the calibration in use
+            floor_mm = FLOOR_MM if in_use is None else in_use.floor_mm
         if markers_available() and len(find_markers(frame)) == 4:
-            tray, by = calibrate_with_markers(frame, height), "markers"
+            tray, by = calibrate_with_markers(frame, height, floor_mm=floor_mm), "markers"
         else:
-            tray, by = calibrate(frame, height), "outline"
+            tray, by = calibrate(frame, height, floor_mm=floor_mm), "outline"
         require_empty(tray)
         save_tray(tray, self.tray_folder)
         return CameraDone("calibrate", detail=by), reader and reader.with_tray(tray)

@@ -318,13 +318,16 @@ def _close_quietly(source: FrameSource) -> None:
 
 
 # ----- from the configuration -------------------------------------------------------------
-def load_tray(folder: Path | None, first_frame: Frame) -> Tray:
-    """The calibration in ``folder`` if there is one, else the first frame as the empty tray."""
-    from vision.tray import Tray, calibrate
+def load_tray(
+    folder: Path | None, first_frame: Frame, floor_mm: tuple[float, float] | None = None
+) -> Tray:
+    """The calibration in ``folder`` if there is one, else the first frame as the empty tray
+    (of ``floor_mm`` inside, default 400 x 300 mm)."""
+    from vision.tray import FLOOR_MM, Tray, calibrate
 
     if folder is not None and (folder / "tray.json").is_file():
         return Tray.load(folder)
-    return calibrate(first_frame)
+    return calibrate(first_frame, floor_mm=floor_mm or FLOOR_MM)
 
 
 def load_profile(path: Path | None) -> Profile:
@@ -340,6 +343,7 @@ def settings_for(
     profile: Path | None,
     size: tuple[int, int] = (1200, 900),
     still_frames: int = 5,
+    floor_mm: tuple[float, float] | None = None,
 ) -> CameraSettings:
     """Camera settings for ``spec``: ``pi``, a camera number, a video file or a folder.
 
@@ -357,7 +361,8 @@ def settings_for(
         raise CameraSetupError(f"camera: {error}") from None
 
     def make_reader(first: Frame) -> ThrowReader:
-        return ThrowReader(load_tray(tray, first), chosen, still_frames=still_frames)
+        calibrated = load_tray(tray, first, floor_mm)
+        return ThrowReader(calibrated, chosen, still_frames=still_frames)
 
     live = spec == "pi" or spec.isdigit()
     return CameraSettings(

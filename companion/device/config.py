@@ -48,6 +48,7 @@ class DeviceConfig:
     camera_profile: Path | None = None  # enrolled sticks; None: <state dir>/sticks.json
     camera_still_frames: int = 5
     camera_above_tray_mm: int | None = None  # None: the calibration's, else 380 mm
+    camera_floor_mm: tuple[float, float] | None = None  # None: the calibration's, else 400x300
     rules: str = "senet-kendall"
     language: str = "en"
     state_dir: Path = Path("/var/lib/companion")
@@ -118,6 +119,15 @@ def _camera_source(key: str, value: object) -> object:
     return value
 
 
+def _floor_size(key: str, value: object) -> object:
+    """The tray's inside: two numbers of millimetres, long side first or not."""
+    sides = value if isinstance(value, list) else []
+    numbers = [float(v) for v in sides if type(v) in (int, float)]
+    if len(sides) != 2 or len(numbers) != 2 or not all(100 <= v <= 2000 for v in numbers):
+        raise _wrong(key, value, "two sizes in mm from 100 to 2000, e.g. [400, 300]")
+    return max(numbers), min(numbers)
+
+
 def _gpio(key: str, value: object) -> object:
     return _integer(BCM_PINS.start, BCM_PINS.stop - 1)(key, value)
 
@@ -150,6 +160,7 @@ _KEYS: Mapping[str, tuple[str, Check]] = {
     "camera.profile": ("camera_profile", _file),
     "camera.still_frames": ("camera_still_frames", _integer(1, 30)),
     "camera.above_tray_mm": ("camera_above_tray_mm", _integer(150, 1500)),
+    "camera.floor_mm": ("camera_floor_mm", _floor_size),
     "game.rules": ("rules", _one_of(games.names)),
     "game.language": ("language", _one_of(lambda: LANGUAGES)),
     "state.dir": ("state_dir", _folder),
@@ -240,6 +251,7 @@ _UNSET_EXAMPLES = {  # keys without a default value: a commented example
     "tray": '"/var/lib/companion/tray"',
     "profile": '"/var/lib/companion/my-sticks.json"',
     "above_tray_mm": "380",
+    "floor_mm": "[400, 300]",
 }
 
 

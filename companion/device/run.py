@@ -130,11 +130,17 @@ def _camera(
             profile=enrolled if enrolled.is_file() else None,
             size=(config.camera_width, config.camera_height),
             still_frames=config.camera_still_frames,
+            floor_mm=config.camera_floor_mm,
         )
     except CameraSetupError as error:
         loop.events.put(CameraFailed(str(error)))
         return None
-    jobs = CameraJobs(tray, enrolled, camera_height_mm=config.camera_above_tray_mm)
+    jobs = CameraJobs(
+        tray,
+        enrolled,
+        camera_height_mm=config.camera_above_tray_mm,
+        floor_mm=config.camera_floor_mm,
+    )
     settings = replace(settings, work=jobs.run)
     app = loop.app
     camera = CameraThrows(
