@@ -2,14 +2,16 @@
 (``benchmarks/d4_margins.py``, ``companion vision evaluate``): frames compressed again,
 noisier, blurred, or resampled by a fraction of a pixel with their empty trays, as the
 drift benchmark's rows change them (``benchmarks/vision_drift.py``); or seen by a camera
-mounted turned to the tray (frames and empty trays turned, the labels' boxes with them).
+mounted turned to the tray, or tilted from looking straight down (frames and empty trays
+turned or tilted, the labels' boxes with them).
 
 Run: ``.venv/bin/python -m benchmarks.stress_copies SRC OUT [--jpeg 40] [--noise 6]
-[--blur 1.0] [--resample 0.5] [--turn 8] [--kits ur,ur-nostick]``: one folder per change
-under OUT (``jpeg40``, ``noise6``, ``blur1``, ``resample0.5``, ``turn8``), each with the
-source's labels (every field kept, places moved with the picture) and its pictures saved
-as PNG, so that nothing but the change alters them. ``--turn 0`` is the turned copies'
-baseline: the same size, not turned.
+[--blur 1.0] [--resample 0.5] [--turn 8] [--tilt 5] [--kits ur,ur-nostick]``: one folder
+per change under OUT (``jpeg40``, ``noise6``, ``blur1``, ``resample0.5``, ``turn8``,
+``tilt5``), each with the source's labels (every field kept, places moved with the
+picture) and its pictures saved as PNG, so that nothing but the change alters them.
+``--turn 0`` (or ``--tilt 0``) is the turned and tilted copies' baseline: the same size,
+neither turned nor tilted.
 Copies of a large folder take room: 800 generated throws are about 3 GB a copy.
 
 A change is worth keeping when it reads more on copies of a set *not* used while making it:
@@ -34,6 +36,7 @@ from benchmarks.vision_drift import (
     mounted,
     noisy,
     resampled,
+    tilted,
 )
 from vision.errors import VisionError
 from vision.tray import read_image
@@ -102,6 +105,7 @@ def main() -> None:
     parser.add_argument("--blur", type=float, action="append", default=[], metavar="SIGMA")
     parser.add_argument("--resample", type=float, action="append", default=[], metavar="PX")
     parser.add_argument("--turn", type=float, action="append", default=[], metavar="DEGREES")
+    parser.add_argument("--tilt", type=float, action="append", default=[], metavar="DEGREES")
     parser.add_argument("--kits", default="", help="comma-separated kits to keep (default all)")
     args = parser.parse_args()
     drifts = {f"jpeg{q}": compressed(q) for q in args.jpeg}
@@ -110,10 +114,13 @@ def main() -> None:
     drifts |= {f"resample{d:g}": resampled(d, d) for d in args.resample}
     try:
         drifts |= {f"turn{d:g}": mounted(d) for d in args.turn}
+        drifts |= {f"tilt{d:g}": tilted(d) for d in args.tilt}
     except ValueError as error:
         parser.error(str(error))
     if not drifts:
-        parser.error("name at least one change: --jpeg, --noise, --blur, --resample or --turn")
+        parser.error(
+            "name at least one change: --jpeg, --noise, --blur, --resample, --turn or --tilt"
+        )
     try:
         copies(args.source, args.out, drifts, [kit for kit in args.kits.split(",") if kit])
     except (OSError, ValueError, KeyError, VisionError) as error:  # a folder not as labelled
