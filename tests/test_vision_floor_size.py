@@ -15,7 +15,7 @@ from vision.errors import CalibrationError, LabelsError
 from vision.kit import kit_named
 from vision.profile import default_profile
 from vision.reader import Reader
-from vision.synthetic import PX_PER_MM, SIZE, SyntheticScene, check_drawable, scene
+from vision.synthetic import PX_PER_MM, SIZE, SyntheticScene, check_drawable, scene, write_set
 from vision.tray import FLOOR_MM, Tray, calibrate
 
 SMALL = (320.0, 240.0)  # the proportions of the usual tray, four fifths of its size
@@ -141,3 +141,18 @@ def test_labels_with_a_floor_no_tray_has_say_where(tmp_path: Path) -> None:
     (tmp_path / "labels.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     with pytest.raises(LabelsError, match=r"labels\.jsonl, line 1"):
         load_scenes(tmp_path)
+
+
+def test_evaluate_refuses_the_scenes_of_a_tray_it_cannot_calibrate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One tray of other proportions, its size not in the labels: its scene is refused
+    with the reason, the others are read."""
+    folder = write_set(tmp_path / "set", 3, seed=3, trouble_share=0.0)
+    narrow = scene(9, "sticks4", floor_mm=NARROW).empty
+    cv2.imwrite(str(folder / "trays" / "00001.png"), narrow)
+    assert main(["vision", "evaluate", str(folder), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["refusal_reasons"]["calibration"] == 1
+    assert report["scenes"] == {"read/correct": 2, "read/refused": 1}
+    assert "00001.png: read, refused (calibration: the floor seen is 1.6" in report["mistakes"][0]

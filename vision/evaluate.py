@@ -11,6 +11,7 @@ from pathlib import Path
 import cv2
 
 from vision.dataset import Scene, TruthObject
+from vision.errors import CalibrationError
 from vision.observation import Implement, Kind, Observation
 from vision.tray import FLOOR_MM, Image, Tray, read_image
 
@@ -90,14 +91,22 @@ def evaluate(
     floor_mm: tuple[float, float] = FLOOR_MM,
 ) -> Report:
     """Every scene read and scored; a scene's tray is calibrated as of the size its labels
-    give, else ``floor_mm``."""
+    give, else ``floor_mm``. A tray that cannot be calibrated refuses its scenes (reason
+    ``calibration``): the device would refuse to read them too."""
     report = Report()
-    trays: dict[Path, Tray] = {}
+    trays: dict[Path, Tray | CalibrationError] = {}
     for scene in scenes:
         if scene.tray not in trays:
-            trays[scene.tray] = scene.calibrated(floor_mm)
+            try:
+                trays[scene.tray] = scene.calibrated(floor_mm)
+            except CalibrationError as error:
+                trays[scene.tray] = error
+        tray = trays[scene.tray]
+        if isinstance(tray, CalibrationError):
+            _uncalibrated(scene, tray, report)
+            continue
         frame = read_image(scene.image)
-        observation = read(frame, trays[scene.tray], scene)
+        observation = read(frame, tray, scene)
         outcome = _score_scene(scene, observation, report)
         report.scenes[(scene.expect, outcome)] += 1
         for refusal in observation.refusals:
@@ -110,12 +119,23 @@ def evaluate(
     return report
 
 
+def _uncalibrated(scene: Scene, error: CalibrationError, report: Report) -> None:
+    report.scenes[(scene.expect, _refused(scene, report))] += 1
+    report.reasons["calibration"] += 1
+    if scene.expect == "read":
+        report.mistakes.append(f"{scene.image.name}: read, refused (calibration: {error})")
+
+
+def _refused(scene: Scene, report: Report) -> str:
+    for truth in scene.objects:
+        report.objects[(truth.kind.value, REFUSED)] += 1
+        report.confusion[truth.kind.value][(_truth_label(truth), REFUSED)] += 1
+    return REFUSED
+
+
 def _score_scene(scene: Scene, observation: Observation, report: Report) -> str:
     if observation.refused:
-        for truth in scene.objects:
-            report.objects[(truth.kind.value, REFUSED)] += 1
-            report.confusion[truth.kind.value][(_truth_label(truth), REFUSED)] += 1
-        return REFUSED
+        return _refused(scene, report)
     matched: set[int] = set()
     all_right = scene.expect != "refuse"
     for truth in scene.objects:
