@@ -155,16 +155,18 @@ def mounted(degrees: float) -> Drift:
 # The development set's lens: 65 degrees across the picture's width.
 LENS_ACROSS_DEGREES = 65.0
 MOUNT_TILT = 8.0
+TILT_SIZE = 0.75  # the tray's floor stays whole in the picture tilted by up to 8 degrees
 
 
 def tilted(degrees: float) -> Drift:
-    """A camera tilted by ``degrees`` from looking straight down (its picture's top edge
-    towards the tray's far side), aimed again at the tray's middle and calibrated so (the
-    empty tray tilted too), seen at ``MOUNT_SIZE`` of the size. A camera turned about its
-    lens sees every point, high or low, moved by the same homography (``K R K^-1``), so
-    the copy is what the tilted camera takes; aiming it again is a shift of the picture
-    (the tray's middle back at the picture's), the size as for a turned mount. Near side
-    nearer the lens, the tray's far side looks smaller than its near side: a keystone."""
+    """A camera turned by ``degrees`` about its lens from looking straight down at the
+    tray's middle (its picture's top edge towards the tray's far side), with a lens of
+    ``TILT_SIZE`` times the focal length so that the floor stays in view, calibrated so
+    (the empty tray tilted too). A camera turned about its lens sees every point, high or
+    low, moved by one homography (``K' R K^-1``), so the copy is what that camera takes:
+    the tray off the picture's middle, its far side smaller than its near side (a
+    keystone), and the point below the lens (the tray's middle) away from the picture's
+    centre."""
     if not abs(degrees) <= MOUNT_TILT:  # nan too
         raise ValueError(f"a camera tilted by at most {MOUNT_TILT:g} degrees, not {degrees:g}")
 
@@ -172,16 +174,13 @@ def tilted(degrees: float) -> Drift:
         width, height = size
         focal = width / 2 / np.tan(np.radians(LENS_ACROSS_DEGREES / 2))
         lens = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]])
+        wider = np.array([[TILT_SIZE, 0, 0], [0, TILT_SIZE, 0], [0, 0, 1]]) @ lens
+        wider[:2, 2] = width / 2, height / 2  # the same picture centre, a shorter focal length
         angle = np.radians(degrees)
         turn = np.array(
             [[1, 0, 0], [0, np.cos(angle), -np.sin(angle)], [0, np.sin(angle), np.cos(angle)]]
         )
-        tilt = lens @ turn @ np.linalg.inv(lens)
-        middle = np.array([width / 2, height / 2])
-        seen = tilt @ np.array([*middle, 1.0])
-        shift = middle - MOUNT_SIZE * seen[:2] / seen[2]
-        aim = np.array([[MOUNT_SIZE, 0, shift[0]], [0, MOUNT_SIZE, shift[1]], [0, 0, 1]])
-        return np.asarray(aim @ tilt, np.float64)
+        return np.asarray(wider @ turn @ np.linalg.inv(lens), np.float64)
 
     def change(frame: Image) -> Image:
         size = (frame.shape[1], frame.shape[0])
@@ -194,7 +193,7 @@ def tilted(degrees: float) -> Drift:
         placed = cv2.perspectiveTransform(points.reshape(-1, 1, 2), matrix(size))
         return np.asarray(placed.reshape(-1, 2), np.float64)
 
-    name = f"camera tilted {degrees:g} degrees, {MOUNT_SIZE:g} times the size"
+    name = f"camera tilted {degrees:g} degrees, {TILT_SIZE:g} times the size"
     return Drift(name, change, empty_too=True, moves=moves)
 
 

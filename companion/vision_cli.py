@@ -255,6 +255,12 @@ def _calibrate(args: argparse.Namespace) -> int:
         scale += f", read at {tray.px_per_mm:.2f} (pictures resized by {tray.scale:.2f})"
     inside = "{:g} x {:g} mm".format(*tray.floor_mm)
     print(f"tray found by its {by} ({inside} inside): {scale}; written to {args.out}")
+    if tray.keystone is not None:
+        print(
+            "the camera looks at the tray at a slant (its floor seen as a keystone): each "
+            "picture is straightened before it is read, which takes time; mounted looking "
+            "straight down, it would not be"
+        )
     return 0
 
 

@@ -119,9 +119,9 @@ def labelled_enrolment(scenes: list[Scene]) -> Enrolment:
 
 def _as_read(box: Box, tray: Tray, foreground: Foreground) -> Box:
     """A labelled box (the picture's pixels) where the reader sees it: at the working
-    scale, on the frame moved back onto the empty tray."""
+    scale and rectified, on the frame moved back onto the empty tray."""
     dx, dy = foreground.shift
-    return box.scaled(tray.scale).moved(-dx, -dy)
+    return tray.in_working(box).moved(-dx, -dy)
 
 
 def _examples_in(

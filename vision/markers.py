@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.errors import CalibrationError
+from vision.keystone import moved, rectifying
 from vision.tray import (
     CAMERA_HEIGHT_MM,
     FLOOR_MM,
@@ -87,6 +88,9 @@ def calibrate_with_markers(
         [found[m][np.argmax(np.hypot(*(found[m] - centre).T))] for m in CORNER_IDS],
         np.float32,
     )
+    keystone = rectifying(floor.astype(np.float64))
+    if keystone is not None:  # a tilted camera: the floor's corners made a rectangle again
+        floor = moved(floor.astype(np.float64), keystone).astype(np.float32)
     sides = [float(np.hypot(*(floor[i] - floor[i - 1]))) for i in range(4)]
     long_side = (sides[1] + sides[3]) / 2  # top and bottom edges
     short_side = (sides[0] + sides[2]) / 2
@@ -97,7 +101,7 @@ def calibrate_with_markers(
     floor_mm = floor_size(*floor_mm)
     check_proportions(long_side, short_side, floor_mm)
     px_per_mm = (long_side / floor_mm[0] + short_side / floor_mm[1]) / 2
-    return Tray.from_picture(empty, floor, float(px_per_mm), camera_height_mm, floor_mm)
+    return Tray.from_picture(empty, floor, float(px_per_mm), camera_height_mm, floor_mm, keystone)
 
 
 def marker_image(marker_id: int, side_px: int) -> Image:

@@ -108,13 +108,13 @@ class Reader:
         refusals.extend(mixed)
         if not blobs:
             refusals.append(Refusal(Reason.EMPTY))
-        # Read on the frame moved and turned back and at the working scale; told where the
-        # implements lie in the picture as it was taken.
+        # Read on the frame moved and turned back, at the working scale and rectified; told
+        # where the implements lie in the picture as it was taken.
         observation = Observation(tuple(implements), tuple(refusals))
-        factor = 1.0 / self.tray.scale
-        if foreground.motion is None and factor == 1.0:
+        tray = self.tray
+        if foreground.motion is None and tray.scale == 1.0 and tray.keystone is None:
             return observation
-        return observation.mapped(lambda box: foreground.placed(box).scaled(factor))
+        return observation.mapped(lambda box: tray.in_picture(foreground.placed(box)))
 
     def _follow(self, motion: Motion) -> None:
         """Read from now on against the tray as it lies after a knock that turned it or

@@ -356,13 +356,13 @@ class _Dice:
             axis=2,
         )
         # Tray.lift for a point size * APEX_RATIO above the floor, for every row at once.
-        width, height = self.tray.size
+        below_x, below_y = self.tray.below_lens
         high = size / self.tray.px_per_mm * APEX_RATIO
         factor = high / np.maximum(1.0, self.tray.camera_height_mm - high)
         apex = np.stack(
             [
-                x + (x - width / 2) * factor + params[:, 4],
-                y + (y - height / 2) * factor + params[:, 5],
+                x + (x - below_x) * factor + params[:, 4],
+                y + (y - below_y) * factor + params[:, 5],
             ],
             axis=1,
         )

@@ -29,9 +29,9 @@ class ThrowWatcher:
 
     def __post_init__(self) -> None:
         self._settled = SettledReading(
-            SettleDetector.for_tray(self.reader.tray.empty, self.still_frames),
+            SettleDetector.for_tray(self.reader.tray.empty_as_framed, self.still_frames),
             Agreement(self.agreeing, same=lambda a, b: a.summary() == b.summary()),
-            empty_now=lambda: self.reader.tray.empty,
+            empty_now=lambda: self.reader.tray.empty_as_framed,
         )
 
     @property

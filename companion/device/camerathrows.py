@@ -81,9 +81,9 @@ class ThrowReader:
         self.agreeing = agreeing
         self.reader: Reader = Reader(tray, profile)
         self.settled: SettledReading[Event] = SettledReading(
-            SettleDetector.for_tray(tray.empty, still_frames),
+            SettleDetector.for_tray(tray.empty_as_framed, still_frames),
             Agreement(agreeing),
-            empty_now=lambda: self.reader.tray.empty,
+            empty_now=lambda: self.reader.tray.empty_as_framed,
         )
         self.readings = 0  # frames read, for measurements
 
