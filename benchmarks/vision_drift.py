@@ -133,22 +133,35 @@ def mounted(degrees: float) -> Drift:
         raise ValueError(f"a camera turned by at most {MOUNT_TURN:g} degrees, not {degrees:g}")
 
     def matrix(size: tuple[int, int]) -> NDArray[np.float64]:
-        return np.asarray(
-            cv2.getRotationMatrix2D((size[0] / 2, size[1] / 2), degrees, MOUNT_SIZE), np.float64
-        )
+        turn = cv2.getRotationMatrix2D((size[0] / 2, size[1] / 2), degrees, MOUNT_SIZE)
+        return np.vstack([np.asarray(turn, np.float64), [0.0, 0.0, 1.0]])
+
+    name = f"camera mounted turned {degrees:g} degrees, {MOUNT_SIZE:g} times the size"
+    return _seen_through(name, matrix)
+
+
+def _seen_through(name: str, matrix: Callable[[tuple[int, int]], NDArray[np.float64]]) -> Drift:
+    """A camera calibrated anew (the empty tray changed too) whose pictures are the
+    labelled ones moved by the homography ``matrix(size)``, and the labels' places with
+    them; what comes in at the border repeats it."""
 
     def change(frame: Image) -> Image:
         size = (frame.shape[1], frame.shape[0])
-        out = cv2.warpAffine(
-            frame, matrix(size), size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
+        moving = matrix(size)
+        if np.array_equal(moving[2], [0.0, 0.0, 1.0]):  # an affine move: as it was measured
+            out = cv2.warpAffine(
+                frame, moving[:2], size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+        else:
+            out = cv2.warpPerspective(
+                frame, moving, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
         return np.asarray(out, np.uint8)
 
     def moves(points: NDArray[np.float64], size: tuple[int, int]) -> NDArray[np.float64]:
-        turn = matrix(size)
-        return np.asarray(points @ turn[:, :2].T + turn[:, 2], np.float64)
+        placed = cv2.perspectiveTransform(points.reshape(-1, 1, 2), matrix(size))
+        return np.asarray(placed.reshape(-1, 2), np.float64)
 
-    name = f"camera mounted turned {degrees:g} degrees, {MOUNT_SIZE:g} times the size"
     return Drift(name, change, empty_too=True, moves=moves)
 
 
@@ -182,19 +195,7 @@ def tilted(degrees: float) -> Drift:
         )
         return np.asarray(wider @ turn @ np.linalg.inv(lens), np.float64)
 
-    def change(frame: Image) -> Image:
-        size = (frame.shape[1], frame.shape[0])
-        out = cv2.warpPerspective(
-            frame, matrix(size), size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        return np.asarray(out, np.uint8)
-
-    def moves(points: NDArray[np.float64], size: tuple[int, int]) -> NDArray[np.float64]:
-        placed = cv2.perspectiveTransform(points.reshape(-1, 1, 2), matrix(size))
-        return np.asarray(placed.reshape(-1, 2), np.float64)
-
-    name = f"camera tilted {degrees:g} degrees, {TILT_SIZE:g} times the size"
-    return Drift(name, change, empty_too=True, moves=moves)
+    return _seen_through(f"camera tilted {degrees:g} degrees, {TILT_SIZE:g} times the size", matrix)
 
 
 def soft_lens(sigma: float) -> Drift:
