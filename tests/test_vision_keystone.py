@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from benchmarks.vision_drift import tilted
-from vision.keystone import KEYSTONE_SHARE, floor_corners, keystone_share, moved, rectifying
+from vision.keystone import (
+    KEYSTONE_SHARE,
+    floor_corners,
+    keystone_share,
+    moved,
+    point_below_lens,
+    rectifying,
+)
 from vision.kit import kit_named
 from vision.observation import Box
 from vision.profile import default_profile
@@ -167,3 +174,16 @@ def test_the_point_below_a_tilted_lens_is_where_verticals_meet(degrees: float) -
     assert off_mm < 3.0  # a d4's top point, 22 mm up, then leans from it 0.2 mm wrong
     middle = (tray.size[0] / 2, tray.size[1] / 2)
     assert np.hypot(*(np.asarray(middle) - expected)) / tray.px_per_mm > 20  # far off
+
+
+def test_a_point_below_the_lens_too_far_off_is_not_believed() -> None:
+    """Corners found wrong can make a horizon no camera looking down would see: the
+    picture's middle is then kept, as for a camera looking straight down."""
+    centre = (600.0, 450.0)
+    level = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]])
+    assert point_below_lens(level, 930.0, centre) == centre
+    steep = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 2e-3, 1.0]])  # a horizon 500 px away
+    assert point_below_lens(steep, 930.0, centre) == centre
+    slight = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 1e-4, 1.0]])
+    below = point_below_lens(slight, 930.0, centre)
+    assert below[0] == pytest.approx(600.0) and 450 < below[1] < 450 + 930 * 0.58
