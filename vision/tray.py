@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -139,8 +140,8 @@ class Tray:
 
     def in_picture(self, box: Box) -> Box:
         """A box of the working picture where it lies in the camera's picture."""
-        if self.keystone is not None:
-            box = _box_moved(box, np.asarray(np.linalg.inv(self.keystone), np.float64))
+        if self._unstraightening is not None:
+            box = _box_moved(box, self._unstraightening)
         return box if self.scale == 1.0 else box.scaled(1.0 / self.scale)
 
     def in_working(self, box: Box) -> Box:
@@ -148,14 +149,19 @@ class Tray:
         box = box if self.scale == 1.0 else box.scaled(self.scale)
         return box if self.keystone is None else _box_moved(box, self.keystone)
 
-    @property
+    @cached_property
     def empty_as_framed(self) -> Image:
         """The empty tray framed as the camera frames it (not rectified), at the working
         scale: for the settle check, which shrinks the camera's small stream and this to
-        one small size."""
+        one small size (asked for after every reading: warped once)."""
+        return _warped(self.empty, self._unstraightening)
+
+    @cached_property
+    def _unstraightening(self) -> NDArray[np.float64] | None:
+        """The working picture back to the camera's framing (at the working scale)."""
         if self.keystone is None:
-            return self.empty
-        return _warped(self.empty, np.asarray(np.linalg.inv(self.keystone), np.float64))
+            return None
+        return np.asarray(np.linalg.inv(self.keystone), np.float64)
 
     def knocked(self, motion: NDArray[np.float64]) -> Tray:
         """The tray as the camera sees it once knocked: ``motion`` (2 x 3, working pixels)
