@@ -68,9 +68,6 @@ class Tray:
     # A tilted camera's keystone floor made a rectangle again: the homography from the
     # picture resized to the working scale to the working picture; None: no keystone.
     keystone: NDArray[np.float64] | None = None
-    # Where the floor's point below the lens lies in the working picture, when the camera
-    # is tilted; None: the working picture's middle (a camera looking straight down).
-    nadir: tuple[float, float] | None = None
 
     @classmethod
     def from_picture(
@@ -83,8 +80,7 @@ class Tray:
         keystone: NDArray[np.float64] | None = None,
     ) -> Tray:
         """The tray found in a picture (floor and scale in its pixels, the floor rectified
-        by ``keystone`` when the picture shows one), at working scale. With a keystone, the
-        point below the lens is found from the floor's horizon (``point_below_lens``)."""
+        by ``keystone`` when the picture shows one), at working scale."""
         if px_per_mm < MIN_PX_PER_MM:
             raise CalibrationError(
                 f"the picture shows {px_per_mm:.2f} pixels per millimetre of the tray, fewer "
@@ -95,13 +91,8 @@ class Tray:
         if not WORKING_RANGE[0] <= px_per_mm <= WORKING_RANGE[1]:
             scale = WORKING_PX_PER_MM / px_per_mm
         picture_size = (int(empty.shape[1]), int(empty.shape[0]))
-        nadir = None
-        if keystone is not None:
-            centre = (empty.shape[1] / 2, empty.shape[0] / 2)
-            below = point_below_lens(keystone, px_per_mm * camera_height_mm, centre)
-            placed = moved(np.array([below]), keystone)[0] * scale
-            nadir = (float(placed[0]), float(placed[1]))
-            resize = np.diag([scale, scale, 1.0])  # the same homography on the resized picture
+        if keystone is not None:  # the same homography on the resized picture
+            resize = np.diag([scale, scale, 1.0])
             keystone = resize @ keystone @ np.linalg.inv(resize)
         size = (round(empty.shape[1] * scale), round(empty.shape[0] * scale))
         working = _to_working(empty, scale, size, keystone)
@@ -114,7 +105,6 @@ class Tray:
             picture_size,
             floor_mm,
             keystone,
-            nadir,
         )
 
     @property
@@ -191,12 +181,19 @@ class Tray:
         factor = height_mm / max(1.0, self.camera_height_mm - height_mm)
         return (x - below_x) * factor, (y - below_y) * factor
 
-    @property
+    @cached_property
     def below_lens(self) -> tuple[float, float]:
         """Where the floor's point below the lens lies in the working picture: its middle
         for a camera looking straight down; for a tilted one, the vanishing point of
-        vertical lines, found at calibration."""
-        return self.nadir or (self.size[0] / 2, self.size[1] / 2)
+        vertical lines, from the floor's horizon (``keystone.point_below_lens``)."""
+        if self.keystone is None:
+            return self.size[0] / 2, self.size[1] / 2
+        width, height = self.picture
+        middle = (width / 2 * self.scale, height / 2 * self.scale)
+        focal = self.px_per_mm * self.camera_height_mm
+        below = point_below_lens(self.keystone, focal, middle)
+        placed = moved(np.array([below]), self.keystone)[0]
+        return float(placed[0]), float(placed[1])
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -211,8 +208,6 @@ class Tray:
         }
         if self.keystone is not None:
             record["keystone"] = self.keystone.tolist()
-        if self.nadir is not None:
-            record["nadir"] = list(self.nadir)
         (folder / "tray.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
 
     @classmethod
@@ -233,10 +228,7 @@ class Tray:
             keystone = record.get("keystone")
             if keystone is not None:
                 keystone = np.asarray(keystone, np.float64).reshape(3, 3)
-            nadir = record.get("nadir")
-            if nadir is not None:
-                nadir = (float(nadir[0]), float(nadir[1]))
-            return cls(empty, floor, px_per_mm, height, scale, picture, floor_mm, keystone, nadir)
+            return cls(empty, floor, px_per_mm, height, scale, picture, floor_mm, keystone)
         except (OSError, KeyError, ValueError, TypeError) as error:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
 
