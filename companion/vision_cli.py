@@ -216,9 +216,15 @@ def _load_tray(
             raise CalibrationError("give --tray: a calibration folder or an empty-tray image")
         return calibrate(next(frames), floor_mm=inside)
     path = Path(spec)
-    if path.is_dir():
-        return Tray.load(path)
-    return calibrate(read_image(path), floor_mm=inside)
+    if not path.is_dir():
+        return calibrate(read_image(path), floor_mm=inside)
+    tray = Tray.load(path)
+    if floor_mm is not None and floor_mm != tray.floor_mm:
+        raise CalibrationError(
+            "the calibration in {} is of a tray of {:g} x {:g} mm, not {:g} x {:g}: calibrate "
+            "again with --floor-mm, or leave --floor-mm out".format(path, *tray.floor_mm, *floor_mm)
+        )
+    return tray
 
 
 def _load_profile(path: Path | None) -> Profile:

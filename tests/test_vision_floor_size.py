@@ -156,3 +156,26 @@ def test_evaluate_refuses_the_scenes_of_a_tray_it_cannot_calibrate(
     assert report["refusal_reasons"]["calibration"] == 1
     assert report["scenes"] == {"read/correct": 2, "read/refused": 1}
     assert "00001.png: read, refused (calibration: the floor seen is 1.6" in report["mistakes"][0]
+
+
+def test_a_floor_size_against_a_calibration_of_another_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--floor-mm with a calibration folder is not silently ignored."""
+    made = scene(10, "sticks4")
+    calibrate(made.empty).save(tmp_path / "tray")
+    cv2.imwrite(str(tmp_path / "frame.png"), made.frame)
+    args = ["vision", "read", str(tmp_path / "frame.png"), "--tray", str(tmp_path / "tray")]
+    assert main([*args, "--floor-mm", "450x320"]) == 2
+    assert "is of a tray of 400 x 300 mm, not 450 x 320" in capsys.readouterr().err
+    assert main([*args, "--floor-mm", "300x400"]) == 0  # the same size, either way round
+
+
+def test_a_calibration_with_a_floor_no_tray_has_is_a_clear_error(tmp_path: Path) -> None:
+    calibrate(scene(10, "sticks4").empty).save(tmp_path / "tray")
+    path = tmp_path / "tray" / "tray.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["floor_mm"] = [400, 0]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(CalibrationError, match=r"cannot be read: a tray floor of 400 x 0 mm"):
+        Tray.load(tmp_path / "tray")

@@ -218,8 +218,7 @@ class Tray:
             height = float(record.get("camera_height_mm", CAMERA_HEIGHT_MM))
             floor = np.asarray(record["floor"], np.float32)
             px_per_mm = float(record["px_per_mm"])
-            long_mm, short_mm = (float(v) for v in record.get("floor_mm", FLOOR_MM))
-            floor_mm = (long_mm, short_mm)
+            floor_mm = floor_size(*(float(v) for v in record.get("floor_mm", FLOOR_MM)))
             if "scale" not in record:  # saved before the working scale: as the camera took it
                 return cls.from_picture(empty, floor, px_per_mm, height, floor_mm)
             width, tall = record["picture_size"]
@@ -229,7 +228,7 @@ class Tray:
             if keystone is not None:
                 keystone = np.asarray(keystone, np.float64).reshape(3, 3)
             return cls(empty, floor, px_per_mm, height, scale, picture, floor_mm, keystone)
-        except (OSError, KeyError, ValueError, TypeError) as error:
+        except (OSError, KeyError, ValueError, TypeError, CalibrationError) as error:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
 
 
