@@ -22,6 +22,7 @@ from vision.kit import kit_named
 from vision.observation import Box
 from vision.profile import default_profile
 from vision.reader import Reader
+from vision.segment import SHARP_MARGIN_MM, Segmenter
 from vision.settle import Scene, SettleDetector
 from vision.synthetic import SyntheticScene, scene
 from vision.tray import Tray, calibrate
@@ -102,6 +103,42 @@ def test_a_tilted_cameras_throw_is_read_and_placed_in_its_picture(seed: int, kit
     assert read == truth
     for item in observation.implements:  # each reading lies where the label's box lies
         assert max(item.box.iou(box) for box in boxes) > 0.6
+
+
+def test_parts_drawn_sharp_are_those_of_the_picture_rectified_sharp() -> None:
+    frame, empty, _ = _tilted(scene(11, "sticks4"))
+    tray = calibrate(empty)
+    sharp, fast = tray.working(frame), tray.working(frame, sharp=False)
+    assert np.abs(sharp.astype(int) - fast).max() > 20  # the two interpolations differ
+    width, height = tray.size
+    boxes = [Box(300, 200, 420, 330), Box(-20, height - 50, 60, height + 30), Box(5, 5, 5, 40)]
+    boxes.append(Box(width - 30, 100, width + 40, 160))
+    parts = tray.sharp_parts(frame, boxes)
+    assert [box for box, _ in parts] == [
+        Box(300, 200, 420, 330),
+        Box(0, height - 50, 60, height),
+        Box(width - 30, 100, width, 160),
+    ]
+    for box, part in parts:
+        whole = sharp[box.y0 : box.y1, box.x0 : box.x1]
+        assert part.shape == whole.shape
+        assert np.abs(part.astype(int) - whole).max() <= 1
+
+
+def test_a_tilted_frame_is_read_where_the_implements_lie_drawn_sharp() -> None:
+    """Implements are found on the picture rectified fast and read where it is drawn sharp
+    (their boxes and a margin round them); elsewhere it stays as rectified fast."""
+    frame, empty, _ = _tilted(scene(13, "modern"))
+    tray = calibrate(empty)
+    foreground = Segmenter(tray).foreground(frame)
+    assert len(foreground.blobs) == 2
+    sharp, fast = tray.working(frame), tray.working(frame, sharp=False)
+    inside = np.zeros(sharp.shape[:2], bool)
+    for blob in foreground.blobs:
+        box = blob.box.grown(round(SHARP_MARGIN_MM * tray.px_per_mm))
+        inside[max(box.y0, 0) : box.y1, max(box.x0, 0) : box.x1] = True
+    assert np.abs(foreground.frame.astype(int) - sharp)[inside].max() <= 1
+    assert np.array_equal(foreground.frame[~inside], fast[~inside])
 
 
 def test_the_settle_check_sees_a_tilted_empty_tray_empty() -> None:

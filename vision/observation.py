@@ -88,6 +88,10 @@ class Box:
         """The box in pixels ``factor`` times as many per millimetre."""
         return Box(*(round(v * factor) for v in self.as_list()))
 
+    def grown(self, margin: int) -> Box:
+        """The box with ``margin`` pixels more on every side."""
+        return Box(self.x0 - margin, self.y0 - margin, self.x1 + margin, self.y1 + margin)
+
     def moved(self, dx: int, dy: int) -> Box:
         return Box(self.x0 + dx, self.y0 + dy, self.x1 + dx, self.y1 + dy)
 
