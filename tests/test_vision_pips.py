@@ -338,7 +338,7 @@ def test_a_glint_just_outside_the_face_colour_is_not_a_missed_pip() -> None:
         cv2.circle(contrast, (round(x), round(y)), 4, 120.0, -1)
     contrast[(np.abs(xs - (centre - half - 1.5)) <= 2) & (np.abs(ys - centre) <= 35)] = 120.0
     contrast = np.asarray(cv2.GaussianBlur(contrast, (0, 0), 1.5), np.float32)
-    face = _Face(region, _eroded(region, 4.0), region, contrast, 2.6, PIP_PITCH_MM, xs, ys)
+    face = _Face(region, _eroded(region, 4.0), region, contrast, 2.6, PIP_PITCH_MM, xs, ys, 40.0)
     marks = [_Mark(50.0, pip) for pip in pips]
     grid = _fitted_grid(pips)
     assert grid is not None
@@ -387,8 +387,8 @@ def test_a_lone_pip_is_checked_out_to_where_corner_pips_lie() -> None:
     for x, y in pips:
         cv2.circle(contrast, (round(x), round(y)), 4, 120.0, -1)
     contrast = np.asarray(cv2.GaussianBlur(contrast, (0, 0), 1.0), np.float32)
-    face = _Face(region, _eroded(region, 4.0), region, contrast, 2.45, PIP_PITCH_MM, xs, ys)
-    grid = _lone_pip_grid(pips[0], region, 2 * half)
+    face = _Face(region, _eroded(region, 4.0), region, contrast, 2.45, PIP_PITCH_MM, xs, ys, 40.0)
+    grid = _lone_pip_grid(pips[0], region, 2 * half, face.top_side_px)
     share = _bare_share([_Mark(50.0, pips[0])], grid, face, 1.0)
     assert share is not None and share >= 1.0
 
@@ -407,6 +407,29 @@ def test_three_pips_of_a_side_beside_the_top_face_are_left_out() -> None:
     for (x, y), radius in [(pip, 4) for pip in pips] + [(side, 3) for side in sides]:
         cv2.circle(contrast, (round(x), round(y)), radius, 120.0, -1)
     contrast = np.asarray(cv2.GaussianBlur(contrast, (0, 0), 1.0), np.float32)
-    face = _Face(region, _eroded(region, 4.0), region, contrast, 2.45, PIP_PITCH_MM, xs, ys)
+    face = _Face(region, _eroded(region, 4.0), region, contrast, 2.45, PIP_PITCH_MM, xs, ys, 40.0)
     marks = [_Mark(50.0, pip) for pip in pips] + [_Mark(28.0, side) for side in sides]
     assert [len(centres) for centres, _ in _layouts(marks, face, 1.0)] == [2]
+
+
+@pytest.mark.parametrize(("top_side_px", "read"), [(43.6, [1]), (60.0, [])])
+def test_a_lone_pips_grid_is_spaced_for_the_die_not_its_sides_as_dark_as_its_top(
+    top_side_px: float, read: list[int]
+) -> None:
+    """A black die's sides, as dark as its top, widen the region of the face's colour past
+    the top (50 pixels where the outline says a top of 43.6, a die of 17 mm): a lone pip's
+    corner places, spaced for that region, fell on a side's pip along the top's edge, seen
+    edge on as a light line (here 3 pixels wide, 18 from the centre), and the 1 was
+    refused. Spaced for the die's top, they lie on its bare face. (With no top that small
+    to go by, the line still refuses it.)"""
+    size, centre, half = 100, 50.0, 25.0
+    xs, ys, region = _square_region(size, half)
+    contrast = np.zeros((size, size), np.float32)
+    cv2.circle(contrast, (round(centre), round(centre)), 4, 120.0, -1)
+    contrast[(np.abs(xs - (centre - 18.0)) <= 1.0) & (np.abs(ys - centre) <= 15)] = 120.0
+    contrast = np.asarray(cv2.GaussianBlur(contrast, (0, 0), 1.0), np.float32)
+    face = _Face(
+        region, _eroded(region, 4.0), region, contrast, 2.45, PIP_PITCH_MM, xs, ys, top_side_px
+    )
+    found = _layouts([_Mark(50.0, (centre, centre))], face, 1.0)
+    assert [len(centres) for centres, _ in found] == read

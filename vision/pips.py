@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.segment import Blob, channel_median
-from vision.tray import Image, Tray
+from vision.tray import CAMERA_HEIGHT_MM, Image, Tray
 
 # A pip's width: 2 mm at least, and at most 5 mm or, on a larger die, 0.3 of its side (blur
 # included). Wider, a mark is pips run together, or into a glint, and is parted.
@@ -59,7 +59,11 @@ OTHER_PAINT_SHARE = 0.5
 BARE_SHARE = 0.4  # where the face is bare, nothing contrasts this much (share of a pip's)
 PLACE_BARE_SHARE = 0.3  # on an empty place of the grid, lighter or darker
 CENTRE_BARE_SHARE = 0.12  # on the empty centre (a 2, 4 or 6), lighter or darker
-ONE_PIP_PITCH = 0.28  # a lone pip's grid is assumed this many face sides apart
+# A lone pip's grid is assumed this many face sides apart. The side is the region of the
+# face's colour, or the die's top as its outline tells when that is smaller: a black die's
+# sides, as dark as its top, widen the region (generated seed 41, scene 54: 19.9 mm for a
+# die of 17), and the corner places then fall on a side's pips along the top's edge.
+ONE_PIP_PITCH = 0.28
 BARE_REACH = 1.2  # the bare square around the layout's centre, in pitches: covers every place
 # A lone pip's bare part: a disc of this radius (face sides), since its grid's turn is only
 # assumed. A 5's corner pips lie 0.4 of a side out, and a blurred face's region of colour,
@@ -125,6 +129,7 @@ class _Face:
     pitch_mm: tuple[float, float]  # the pips' spacing on this die, at least and at most
     xs: NDArray[np.float32]  # each pixel's column
     ys: NDArray[np.float32]  # each pixel's row
+    top_side_px: float  # the die's top face as its outline tells (``die_side``), seen nearer
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,9 +233,13 @@ def count_pips(
     px_per_mm: float,
     lift: tuple[float, float] = (0.0, 0.0),
     side_mm: float = 16.0,
+    *,
+    camera_height_mm: float = CAMERA_HEIGHT_MM,
 ) -> PipCount:
     """The pips on the top face of a d6 whose outline is ``blob`` and whose side is
-    ``side_mm`` (see ``die_side``); the top face is the footprint moved by ``lift``."""
+    ``side_mm`` (see ``die_side``); the top face is the footprint moved by ``lift``, and
+    seen as large as a square of that side ``camera_height_mm`` below the lens less the
+    die's height."""
     x0, y0, x1, y1 = blob.box.x0, blob.box.y0, blob.box.x1, blob.box.y1
     crop = frame[max(0, y0) : y1, max(0, x0) : x1]
     if crop.size == 0:
@@ -262,6 +271,7 @@ def count_pips(
         *np.meshgrid(
             np.arange(crop.shape[1], dtype=np.float32), np.arange(crop.shape[0], dtype=np.float32)
         ),
+        side_mm * px_per_mm * camera_height_mm / (camera_height_mm - side_mm),
     )
     # Pips near the face's edges sit where the region of the face's colour stops short
     # (the rounded, differently shaded border): a pip's reach around it is taken in.
@@ -409,7 +419,8 @@ def _checked_layout(
     side_px = float(np.sqrt(np.count_nonzero(whole)))
     if not _square_face(whole, face.px_per_mm) or not _centred(centres, whole, side_px):
         return None
-    bare = _bare_share(marks, grid or _lone_pip_grid(centres[0], whole, side_px), face, polarity)
+    lone = grid or _lone_pip_grid(centres[0], whole, side_px, face.top_side_px)
+    bare = _bare_share(marks, lone, face, polarity)
     if bare is None or bare >= 1.0:
         return None
     confidence = (1.0 - 0.5 * misfit / LAYOUT_TOLERANCE) * (1.0 - 0.5 * bare)
@@ -448,12 +459,13 @@ def _square_face(face: Mask, px_per_mm: float) -> bool:
     )
 
 
-def _lone_pip_grid(centre: Point, whole: Mask, side_px: float) -> _Grid:
-    """A lone pip tells nothing of the grid: it is assumed turned as the face is, and the
-    bare part checked is a disc, which does not depend on that guess."""
+def _lone_pip_grid(centre: Point, whole: Mask, side_px: float, top_side_px: float) -> _Grid:
+    """A lone pip tells nothing of the grid: it is assumed turned as the face is, spaced
+    for the face (``side_px``: the region of its colour) or the die's top, the smaller;
+    the bare part checked is a disc, which does not depend on that guess."""
     contours, _ = cv2.findContours(whole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     (_, _), (_, _), degrees = cv2.minAreaRect(contours[0])
-    pitch = ONE_PIP_PITCH * side_px
+    pitch = ONE_PIP_PITCH * min(side_px, top_side_px)
     reach = ONE_PIP_BARE_REACH * side_px
     return _Grid(centre, float(np.radians(degrees)), pitch, reach, known_angle=False)
 

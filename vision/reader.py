@@ -239,7 +239,8 @@ class Reader:
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
         side_mm = die_side(blob, self.tray)
         lift = self.tray.lift(*blob.centre, side_mm)
-        pips = count_pips(frame, blob, self.tray.px_per_mm, lift, side_mm)
+        height = self.tray.camera_height_mm
+        pips = count_pips(frame, blob, self.tray.px_per_mm, lift, side_mm, camera_height_mm=height)
         if not pips.lying_flat:
             return Refusal(Reason.COCKED, blob.box, "no square top face")
         if pips.value is None:
