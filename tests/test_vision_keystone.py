@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from benchmarks.vision_drift import tilted
+from vision.errors import CalibrationError
 from vision.keystone import (
     KEYSTONE_SHARE,
     floor_corners,
@@ -123,6 +124,8 @@ def test_parts_drawn_sharp_are_those_of_the_picture_rectified_sharp() -> None:
         whole = sharp[box.y0 : box.y1, box.x0 : box.x1]
         assert part.shape == whole.shape
         assert np.abs(part.astype(int) - whole).max() <= 1
+    with pytest.raises(CalibrationError, match="calibrate again with this camera"):
+        tray.sharp_parts(frame[:-10], boxes)
 
 
 def test_a_tilted_frame_is_read_where_the_implements_lie_drawn_sharp() -> None:

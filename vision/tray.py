@@ -122,6 +122,11 @@ class Tray:
         """A picture of the calibrated camera at the working scale. Rectifying a tilted
         camera's picture costs about 20 ms with ``sharp`` (cubic), 8 without (linear: finding
         the implements at half size does as well, reading their numerals and pips worse)."""
+        self._check_taken_by_it(picture)
+        return _to_working(picture, self.scale, self.size, self.keystone, sharp=sharp)
+
+    def _check_taken_by_it(self, picture: Image) -> None:
+        """Refuses a picture of another size than the calibrated camera's."""
         width, height = picture.shape[1], picture.shape[0]
         if (width, height) != self.picture:
             expected = "x".join(str(v) for v in self.picture)
@@ -129,12 +134,12 @@ class Tray:
                 f"the picture is {width}x{height} but the tray was calibrated on "
                 f"{expected} pictures: calibrate again with this camera"
             )
-        return _to_working(picture, self.scale, self.size, self.keystone, sharp=sharp)
 
     def sharp_parts(self, picture: Image, boxes: Sequence[Box]) -> list[tuple[Box, Image]]:
         """The parts of the working picture within ``boxes`` (clipped to it), drawn sharp:
         what :meth:`working` gives for them with ``sharp`` (the same pixels), for a caller
         that rectified the whole picture fast and reads only these parts."""
+        self._check_taken_by_it(picture)
         width, height = self.size
         clipped = [
             Box(max(b.x0, 0), max(b.y0, 0), min(b.x1, width), min(b.y1, height)) for b in boxes
