@@ -3,6 +3,7 @@ before anything is read; a floor seen square on is read as it always was."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -164,6 +165,29 @@ def test_the_keystone_is_kept_with_the_calibration(tmp_path: Path) -> None:
     assert loaded.keystone is not None and tray.keystone is not None
     assert np.allclose(loaded.keystone, tray.keystone)
     assert np.array_equal(loaded.working(empty), tray.working(empty))
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        [[0.0] * 3] * 3,  # nothing
+        [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]],  # not invertible
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, -0.01, 1.0]],  # a horizon inside the picture
+        [[1.0, 0.0, 0.0], [0.0, 1.0]],  # not 3 x 3
+    ],
+)
+def test_a_corrupt_keystone_is_a_clear_error_when_loaded(
+    tmp_path: Path, corrupt: list[list[float]]
+) -> None:
+    """A saved keystone that takes the pictures nowhere would warp every frame into nothing
+    readable, silently: the calibration is refused when loaded, saying why."""
+    _, empty, _ = _tilted(scene(15, "sticks4"))
+    calibrate(empty).save(tmp_path / "tray")
+    record = json.loads((tmp_path / "tray" / "tray.json").read_text(encoding="utf-8"))
+    record["keystone"] = corrupt
+    (tmp_path / "tray" / "tray.json").write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(CalibrationError, match="cannot be read"):
+        Tray.load(tmp_path / "tray")
 
 
 def test_calibrate_says_when_the_camera_looks_at_a_slant(

@@ -251,10 +251,31 @@ class Tray:
             scale = float(record["scale"])
             keystone = record.get("keystone")
             if keystone is not None:
-                keystone = np.asarray(keystone, np.float64).reshape(3, 3)
+                size = (picture[0] * scale, picture[1] * scale)
+                keystone = _checked_keystone(np.asarray(keystone, np.float64), size)
             return cls(empty, floor, px_per_mm, height, scale, picture, floor_mm, keystone)
         except (OSError, KeyError, ValueError, TypeError, CalibrationError) as error:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
+
+
+def _checked_keystone(
+    matrix: NDArray[np.float64], size: tuple[float, float]
+) -> NDArray[np.float64]:
+    """A saved keystone, if it is one (else ValueError): an invertible homography (3 x 3)
+    that takes the corners of a picture of ``size`` (width, height) to points, all on the
+    lens's side. A corrupt one would warp every frame into nothing readable."""
+    matrix = matrix.reshape(3, 3)
+    width, height = size
+    corners = np.array(
+        [[0.0, 0.0, 1.0], [width, 0.0, 1.0], [0.0, height, 1.0], [width, height, 1.0]]
+    )
+    with np.errstate(all="ignore"):
+        placed = corners @ matrix.T
+        points = placed[:, :2] / placed[:, 2:]
+    seen = np.isfinite(placed).all() and (placed[:, 2] > 0).all() and np.isfinite(points).all()
+    if not seen or abs(float(np.linalg.det(matrix))) < 1e-9:
+        raise ValueError("its keystone is no homography of the camera's pictures")
+    return matrix
 
 
 def read_image(path: Path) -> Image:
