@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.align import Alignment, Motion, moved_by, turns
+from vision.light import LightField, UnevenLight
 from vision.observation import Box
 from vision.tray import ANALYSIS_SCALE, Image, Tray
 
@@ -208,6 +209,7 @@ class Segmenter:
         self._alignment = Alignment(tray.empty, self._empty_detail, floor)
         self._felt_colour = self._felt_median(empty_small)
         self._felt_hsv = _hsv(self._felt_colour[None])[0]
+        self._uneven = UnevenLight(empty_small, floor, self._px_per_mm)
 
     @staticmethod
     def _prepare(small: Image) -> NDArray[np.float32]:
@@ -390,12 +392,23 @@ class Segmenter:
         """The frame as the empty tray's light and exposure would show it: each channel
         scaled so that the felt (the floor's median colour: implements cover little of it)
         has the empty tray's colour. Colours are read against the profile's, and a room
-        grown darker would otherwise turn a marked face plain."""
+        grown darker would otherwise turn a marked face plain. Where the light changed over
+        a large part of the tray only (a player's shade), the frame is then relit pixel by
+        pixel as well (``vision.light``)."""
         working = self.tray.working(frame)
-        return self._relit(working, _shrunk(working))
+        small = _shrunk(working)
+        return self._relit(working, small, _detail(small))[0]
 
-    def _relit(self, frame: Image, small: Image) -> Image:
-        return _lit(frame, self._gains(small))
+    def _relit(
+        self, frame: Image, small: Image, detail: NDArray[np.float32]
+    ) -> tuple[Image, NDArray[np.float64] | None, LightField | None]:
+        """The frame relit (see :meth:`relit`), from itself at analysis size (``small``)
+        and its fine texture there (``detail``); with the gains and the light field it
+        was relit by (None: none was needed)."""
+        gains = self._gains(small)
+        field = self._uneven.field(small, gains, lambda: self._texture_kept(detail))
+        lit = _lit(frame, gains) if field is None else field.relit(frame, gains)
+        return lit, gains, field
 
     def _gains(self, small: Image) -> NDArray[np.float64] | None:
         """Each channel's gain that gives the felt the empty tray's colour; None: the light
@@ -426,9 +439,11 @@ class Segmenter:
         if not turn_back and motion is not None and turns(motion):
             return Foreground(np.zeros(small.shape[:2], np.uint8), (), frame, motion)
         moved = frame if motion is None else self._alignment.put_back(frame, motion)
-        gains = self._gains(small if moved is frame else _shrunk(moved))
-        lit = _lit(moved, gains)
-        if lit is not frame:
+        if moved is not frame:
+            small = _shrunk(moved)
+            detail = _detail(small)
+        lit, gains, field = self._relit(moved, small, detail)
+        if lit is not moved:
             small = _shrunk(lit)
             detail = _detail(small)
         mask = self._mask(small, detail)
@@ -446,7 +461,7 @@ class Segmenter:
             if b.area_mm2 >= MIN_BLOB_MM2 and not b.wall_light and not self._deep_shade(b, small)
         ]
         found = tuple(b for b in kept if not self._shade_on_wall(b, kept))
-        sharp = self._sharpened(picture, lit, found, motion, gains)
+        sharp = self._sharpened(picture, lit, found, motion, gains, field)
         return Foreground(mask, found, sharp, motion)
 
     def _sharpened(
@@ -456,6 +471,7 @@ class Segmenter:
         blobs: tuple[Blob, ...],
         motion: Motion | None,
         gains: NDArray[np.float64] | None,
+        field: LightField | None,
     ) -> Image:
         """The frame (rectified fast, moved back and relit) with the blobs and what lies
         round them drawn sharp, to read them from. Where the frame was moved back (rare: a
@@ -463,11 +479,13 @@ class Segmenter:
         if self.tray.keystone is None or not blobs:
             return frame
         if motion is not None:
-            return _lit(self._alignment.put_back(self.tray.working(picture), motion), gains)
+            whole = self._alignment.put_back(self.tray.working(picture), motion)
+            return _lit(whole, gains) if field is None else field.relit(whole, gains)
         margin = round(SHARP_MARGIN_MM * self.tray.px_per_mm)
         boxes = [blob.box.grown(margin) for blob in blobs]
         for box, part in self.tray.sharp_parts(picture, boxes):
-            frame[box.y0 : box.y1, box.x0 : box.x1] = _lit(part, gains)
+            lit = _lit(part, gains) if field is None else field.relit(part, gains, box)
+            frame[box.y0 : box.y1, box.x0 : box.x1] = lit
         return frame
 
     def _shade_on_wall(self, blob: Blob, blobs: list[Blob]) -> bool:
