@@ -5,7 +5,8 @@ scaled, before it is read (the empty trays stay as they were); resampled (frames
 trays moved alike by a fraction of a pixel: only how the pixels sample the scene changes);
 by cameras of other resolutions: frames and empty trays resized alike, readings scaled back
 to the labels; by a camera out of focus or noisier (frames blurred, or with noise added);
-and by a soft lens (frames and empty trays blurred alike).
+by a soft lens (frames and empty trays blurred alike); and by a light that changed over
+part of the tray only (a player's shade).
 
 Run: ``.venv/bin/python -m benchmarks.vision_drift DIR [--profile P] [--json]``, for
 instance on the development set. Each row is a ``companion vision evaluate`` of the whole
@@ -212,6 +213,49 @@ def noisy(sigma: float) -> Drift:
     return Drift(f"noise, sigma {sigma:g} grey levels", change)
 
 
+SHADE_EDGE_PX = 40.0  # a player's shade from a lamp above: its edge about 16 mm soft
+
+
+def shaded(side: str, depth: float, reach: float = 0.5) -> Drift:
+    """Frames darkened by ``depth`` over the ``side`` ("left" or "right") ``reach`` of the
+    picture, with a soft edge: a player leaning over the tray between it and the lamp,
+    after the empty tray was taken."""
+
+    def change(frame: Image) -> Image:
+        width = frame.shape[1]
+        columns = np.arange(width, dtype=np.float32)
+        inside = reach * width - columns if side == "left" else columns - (1 - reach) * width
+        return _darkened(frame, depth, np.broadcast_to(inside, frame.shape[:2]))
+
+    return Drift(f"{side} {reach:.0%} shaded by {depth:.0%}", change)
+
+
+def shaded_across(depth: float) -> Drift:
+    """Frames darkened by ``depth`` on one side of a straight edge, soft as in
+    :func:`shaded`, turned and placed at random for each frame (seeded by the frame): the
+    edge passes through the picture's middle two fifths, so the shade covers from about a
+    quarter to three quarters of it, and crosses implements as often as it misses them."""
+
+    def change(frame: Image) -> Image:
+        rng = np.random.default_rng(int(frame[::89, ::97].sum()))
+        height, width = frame.shape[:2]
+        angle = rng.uniform(0.0, 2 * np.pi)
+        middle = np.array([width, height]) * rng.uniform(0.3, 0.7, 2)
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        inside = (xs - middle[0]) * np.cos(angle) + (ys - middle[1]) * np.sin(angle)
+        return _darkened(frame, depth, inside)
+
+    return Drift(f"shaded by {depth:.0%} across a random edge", change)
+
+
+def _darkened(frame: Image, depth: float, inside: NDArray[np.float32]) -> Image:
+    """``frame`` darkened by ``depth`` where ``inside`` (pixels into the shade) is
+    positive, by a share of it within the soft edge."""
+    shade = 1.0 / (1.0 + np.exp(-inside / (SHADE_EDGE_PX / 4)))
+    gain = (1.0 - depth * shade)[..., None]
+    return np.asarray(np.clip(frame * gain + 0.5, 0, 255), np.uint8)
+
+
 def compressed(quality: int) -> Drift:
     """Frames saved again as JPEG of ``quality``: a camera or a phone that compresses hard."""
 
@@ -243,6 +287,10 @@ DRIFTS = (
     blurred(1.2),
     soft_lens(0.8),
     noisy(6.0),
+    shaded("left", 0.3),
+    shaded("right", 0.3),
+    shaded("left", 0.15, 0.3),
+    shaded_across(0.3),
 )
 
 
