@@ -91,18 +91,16 @@ class LightField:
         to_field = np.array(
             [[scale, 0.0, (x0 + 0.5) * scale - 0.5], [0.0, scale, (y0 + 0.5) * scale - 0.5]]
         )
-        log_gain = cv2.warpAffine(
-            -self.log_ratio,
+        gain = cv2.warpAffine(
+            np.exp(-self.log_ratio),
             to_field,
             (width, height),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        gain = np.exp(np.asarray(log_gain, np.float32))[..., None]
-        if gains is not None:
-            gain = gain * gains.astype(np.float32)
-        lit = frame.astype(np.float32) * gain
-        return np.asarray(np.clip(lit + 0.5, 0, 255), np.uint8)
+        channels = [gain * float(g) for g in gains] if gains is not None else [gain] * 3
+        lit = cv2.multiply(frame.astype(np.float32), cv2.merge(channels))
+        return np.asarray(cv2.convertScaleAbs(lit), np.uint8)
 
 
 class UnevenLight:
