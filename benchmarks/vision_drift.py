@@ -235,6 +235,8 @@ def shaded_across(depth: float) -> Drift:
     :func:`shaded`, turned and placed at random for each frame (seeded by the frame): the
     edge passes through the picture's middle two fifths, so the shade covers from about a
     quarter to three quarters of it, and crosses implements as often as it misses them."""
+    if not 0.0 < depth < 1.0:  # nan too
+        raise ValueError(f"a shade darkens by more than 0 and less than 1, not {depth:g}")
 
     def change(frame: Image) -> Image:
         rng = np.random.default_rng(int(frame[::89, ::97].sum()))

@@ -20,6 +20,7 @@ from benchmarks.vision_drift import (
     mounted,
     noisy,
     resampled,
+    shaded_across,
     tilted,
 )
 from vision.dataset import load_scenes
@@ -137,14 +138,34 @@ def test_turned_copies_move_the_labels_boxes_and_corners(tmp_path: Path) -> None
     assert corners
 
 
-@pytest.mark.parametrize(("option", "said"), [("--turn", "turned"), ("--tilt", "tilted")])
-def test_a_camera_turned_too_far_is_a_usage_error(
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--turn", "12", "turned by at most 8 degrees"),
+        ("--tilt", "12", "tilted by at most 8 degrees"),
+        ("--shade", "1.5", "a shade darkens by more than 0 and less than 1"),
+        ("--shade", "nan", "a shade darkens by more than 0 and less than 1"),
+    ],
+)
+def test_a_change_out_of_its_range_is_a_usage_error(
     option: str,
+    value: str,
     said: str,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     source = write_set(tmp_path / "source", 1, seed=3)
-    arguments = [str(source), str(tmp_path / "out"), option, "12"]
-    assert f"{said} by at most 8 degrees" in _usage_error(arguments, monkeypatch, capsys)
+    arguments = [str(source), str(tmp_path / "out"), option, value]
+    assert said in _usage_error(arguments, monkeypatch, capsys)
+
+
+def test_a_shaded_copy_darkens_one_side_of_an_edge_the_same_for_the_same_frame() -> None:
+    frame = np.full((90, 120, 3), 200, np.uint8)
+    frame[::7, ::5] = 180  # frames seed their edge: two frames, two edges
+    change = shaded_across(0.3).change
+    shaded = change(frame)
+    darkened = shaded[..., 0] < frame[..., 0] * 0.75
+    assert 0.2 <= float(darkened.mean()) <= 0.8
+    assert int(shaded.min()) == round(180 * 0.7)
+    assert np.array_equal(change(frame), shaded)

@@ -221,25 +221,19 @@ def _smoothed(
     """The weighted mean of ``values`` round each pixel (Gaussian, ``sigma`` pixels), and
     the weights' mean there. Wide ones are worked out on a picture shrunk to keep the
     Gaussian about 3 pixels wide (a blur of 18 pixels took 3 ms, shrunk 0.1)."""
-    weighted = values * weights
-    shrink = max(1, int(sigma // 3))
-    if shrink > 1:
-        size = (max(1, values.shape[1] // shrink), max(1, values.shape[0] // shrink))
-        small_weighted = cv2.resize(weighted, size, interpolation=cv2.INTER_AREA)
-        small_weights = cv2.resize(weights, size, interpolation=cv2.INTER_AREA)
-        full = (values.shape[1], values.shape[0])
-        total = cv2.resize(
-            cv2.GaussianBlur(small_weighted, (0, 0), sigma / shrink),
-            full,
-            interpolation=cv2.INTER_LINEAR,
-        )
-        weight = cv2.resize(
-            cv2.GaussianBlur(small_weights, (0, 0), sigma / shrink),
-            full,
-            interpolation=cv2.INTER_LINEAR,
-        )
-    else:
-        total = cv2.GaussianBlur(weighted, (0, 0), sigma)
-        weight = cv2.GaussianBlur(weights, (0, 0), sigma)
+    total = _blurred(values * weights, sigma)
+    weight = _blurred(weights, sigma)
     mean = total / np.maximum(weight, 1e-6)
     return np.asarray(mean, np.float32), np.asarray(weight, np.float32)
+
+
+def _blurred(image: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:
+    shrink = max(1, int(sigma // 3))
+    if shrink == 1:
+        return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.float32)
+    size = (image.shape[1], image.shape[0])
+    shrunk = cv2.resize(
+        image, (max(1, size[0] // shrink), max(1, size[1] // shrink)), interpolation=cv2.INTER_AREA
+    )
+    blurred = cv2.GaussianBlur(shrunk, (0, 0), sigma / shrink)
+    return np.asarray(cv2.resize(blurred, size, interpolation=cv2.INTER_LINEAR), np.float32)
