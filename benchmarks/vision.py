@@ -5,7 +5,10 @@ Run: ``.venv/bin/python -m benchmarks.vision [--json] [--data DIR]`` (as a modul
 script, this file's name would hide the ``vision`` package). Frames are generated
 (``vision.synthetic``) unless ``--data`` names a labelled folder such as the development
 set; ``--tilt DEG`` takes them by a camera tilted from looking straight down (see
-``benchmarks.vision_drift.tilted``: every frame is then rectified before it is read).
+``benchmarks.vision_drift.tilted``: every frame is then rectified before it is read);
+``--shade DEPTH`` darkens each throw's frame (not its empty tray) by ``DEPTH`` beyond an
+edge placed at random (``benchmarks.vision_drift.shaded_across``: a player's shade, which
+the reader relights pixel by pixel).
 Targets on the development machine: settle under 1 ms, reading under 30 ms, still to
 reading under 150 ms; a Raspberry Pi 4 core is about 5 times slower.
 
@@ -27,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from benchmarks.vision_drift import tilted
+from benchmarks.vision_drift import shaded_across, tilted
 from vision.dataset import load_scenes
 from vision.kit import Kit, kit_named
 from vision.profile import default_profile
@@ -55,13 +58,20 @@ def _frames(data: Path | None, count: int) -> list[tuple[Image, Image, Kit]]:
 
 
 def measure(
-    data: Path | None, count: int = 12, rounds: int = 5, tilt: float = 0.0
+    data: Path | None,
+    count: int = 12,
+    rounds: int = 5,
+    tilt: float = 0.0,
+    shade: float = 0.0,
 ) -> dict[str, float]:
     cv2.setNumThreads(1)
     frames = _frames(data, count)
     if tilt:
         change = tilted(tilt).change
         frames = [(change(frame), change(empty), kit) for frame, empty, kit in frames]
+    if shade:
+        darken = shaded_across(shade).change
+        frames = [(darken(frame), empty, kit) for frame, empty, kit in frames]
     cases = [_Case(frame, empty, kit) for frame, empty, kit in frames]
     # Round after round over every frame, each frame's best kept: a slow spell of the
     # machine then costs each frame one run, not all the runs of the frames it lasts.
@@ -114,11 +124,12 @@ def main() -> None:
     parser.add_argument("--data", type=Path, help="a labelled folder (default: generated)")
     parser.add_argument("--frames", type=int, default=12)
     parser.add_argument("--tilt", type=float, default=0.0, metavar="DEGREES")
+    parser.add_argument("--shade", type=float, default=0.0, metavar="DEPTH")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
-        figures = measure(args.data, args.frames, tilt=args.tilt)
-    except ValueError as error:  # a tilt beyond the benchmark's
+        figures = measure(args.data, args.frames, tilt=args.tilt, shade=args.shade)
+    except ValueError as error:  # a tilt or shade beyond the benchmark's
         parser.error(str(error))
     if args.json:
         print(json.dumps(figures, indent=2))

@@ -15,7 +15,7 @@ from vision.profile import default_profile
 from vision.reader import Reader
 from vision.segment import Segmenter, _detail, _shrunk
 from vision.synthetic import scene
-from vision.tray import Image, calibrate
+from vision.tray import ANALYSIS_SCALE, Image, calibrate
 
 EDGE_PX = 40.0  # a shade's soft edge, as a lamp above casts it
 
@@ -115,7 +115,13 @@ def test_an_implement_of_the_felts_colour_does_not_tell_the_light() -> None:
     kept[150:300, 150:170] = 0.0  # ... but where the stick hides it
     field = uneven.field(frame, None, lambda: kept)
     assert field is not None
-    shade_level = float(np.median(field.log_ratio[150:300, 100:140]))
+    # Analysis pixels to the field's.
+    at = field.scale / ANALYSIS_SCALE
+    shade_level = float(
+        np.median(field.log_ratio[int(150 * at) : int(300 * at), int(100 * at) : int(140 * at)])
+    )
     assert shade_level == pytest.approx(np.log(0.7), abs=0.03)
     # The stick's middle is lit as the felt round it, not as the stick (7 % lighter).
-    assert float(field.log_ratio[225, 160]) == pytest.approx(shade_level, abs=0.025)
+    assert float(field.log_ratio[int(225 * at), int(160 * at)]) == pytest.approx(
+        shade_level, abs=0.025
+    )
