@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 from device_helpers import make_app
 from gpiozero.pins.mock import MockFactory
@@ -99,6 +100,30 @@ def test_a_throw_that_knocked_the_tray_is_read_once_and_its_tray_then_empty(
     thrown, picked_up = _turned(pictures.picture("PMPM"), 0.7), _turned(pictures.empty, 0.7)
     frames = [pictures.empty, *[thrown] * 6, *[picked_up] * 6]
     assert _fed(reader, frames, "sticks4") == [ThrowRead("MMPP")]
+
+
+def _shaded(image: Any, depth: float) -> Any:
+    """The picture darkened by ``depth`` left of its middle, with a soft edge: a player
+    leaning between the lamp and the tray."""
+    columns = np.arange(image.shape[1], dtype=np.float32)
+    shade = 1.0 / (1.0 + np.exp((columns - image.shape[1] / 2) / 10.0))
+    return np.clip(image * (1.0 - depth * shade)[None, :, None] + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_a_change_of_light_over_the_empty_tray_is_not_a_throw(
+    sticks: tuple[ThrowPictures, Profile],
+) -> None:
+    """A player's shade over the empty tray, then the room grown darker: the settle check
+    sees the tray change and settle, and it is read; the reading finds nothing on it, and
+    the players are told nothing (not "an implement is missing"). The throw that follows,
+    in the shade, is read."""
+    pictures, profile = sticks
+    reader = _reader(pictures, profile)
+    darker = np.asarray(pictures.empty * 0.75, np.uint8)
+    thrown = _shaded(pictures.picture("PMPM"), 0.3)
+    light = [*[_shaded(pictures.empty, 0.3)] * 4, *[darker] * 4, _shaded(pictures.empty, 0.3)]
+    assert _fed(reader, [pictures.empty, *light, *[thrown] * 6], "sticks4") == [ThrowRead("MMPP")]
+    assert reader.readings == 2 + 2  # once for each change of light, twice for the throw
 
 
 def test_ur_throws_are_read_with_the_yes_no_stick_and_without() -> None:

@@ -33,7 +33,7 @@ from vision.synthetic import (
     _Placer,
     scene,
 )
-from vision.tray import Tray, calibrate
+from vision.tray import Image, Tray, calibrate
 from vision.watcher import ThrowWatcher
 
 ENROL_SEEDS = range(9000, 9008)
@@ -429,6 +429,20 @@ def test_watcher_reports_each_settled_throw_once(profile: Profile) -> None:
     assert reported[5] == reader.read(made.frame, kit_named("sticks4"))
 
 
+def test_watcher_reports_nothing_for_a_room_grown_darker_over_the_empty_tray(
+    profile: Profile,
+) -> None:
+    made = scene(3, "sticks4")
+    reader = Reader(calibrate(made.empty), profile)
+    watcher = ThrowWatcher(reader, kit_named("sticks4"), still_frames=2)
+    darker = np.asarray(made.empty * 0.75, np.uint8)
+    assert reader.read(darker, kit_named("sticks4")).empty
+    assert [watcher.offer(frame) for frame in [made.empty, *[darker] * 5]] == [None] * 6
+    assert watcher.offer(made.frame) is None  # moving
+    reported = [watcher.offer(made.frame) for _ in range(3)]
+    assert reported[2] == reader.read(made.frame, kit_named("sticks4"))
+
+
 @pytest.fixture(scope="module")
 def d4_profile(profile: Profile, synthetic_d4_glyphs: tuple[Glyph, ...]) -> Profile:
     return Profile("with-d4", profile.prototypes, synthetic_d4_glyphs)
@@ -532,3 +546,26 @@ def test_settled_reading_reads_still_frames_until_they_agree_once_per_throw() ->
     assert len(read_frames) == 3
     assert settled.offer(made.empty, read) is None  # the sticks taken away
     assert settled.scene is Scene.MOVING
+
+
+def test_a_reading_that_finds_the_tray_empty_is_not_given_nor_read_again() -> None:
+    """The settle check compares grey levels: a change of light over the empty tray settles
+    as a throw would. The reading, finding nothing, answers None: nothing is given, and the
+    tray is not read again until the scene changes."""
+    made = scene(2, "sticks4")
+    settled: SettledReading[str] = SettledReading(
+        SettleDetector.for_tray(made.empty, still_frames=1), Agreement(needed=2)
+    )
+    darker = np.asarray(made.empty * 0.75, np.uint8)
+    reads: list[str | None] = []
+
+    def read(frame: Image) -> str | None:
+        answer = None if frame is darker else "MPPP"
+        reads.append(answer)
+        return answer
+
+    assert [settled.offer(darker, read) for _ in range(4)] == [None] * 4
+    assert reads == [None]
+    given = [settled.offer(made.frame, read) for _ in range(4)]
+    assert given == [None, None, "MPPP", None]  # moved, then read until two agree
+    assert reads == [None, "MPPP", "MPPP"]

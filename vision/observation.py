@@ -148,6 +148,12 @@ class Observation:
     def refused(self) -> bool:
         return bool(self.refusals)
 
+    @property
+    def empty(self) -> bool:
+        """Nothing at all lies on the tray: the settle check saw a change of light (a
+        player's shade, a room grown darker), not a throw."""
+        return any(refusal.reason is Reason.EMPTY for refusal in self.refusals)
+
     def placed(self, shift: tuple[int, int] = (0, 0), factor: float = 1.0) -> Observation:
         """The observation with its boxes moved by ``shift`` (pixels), then in pixels
         ``factor`` times as many per millimetre."""

@@ -133,18 +133,25 @@ class SettledReading(Generic[T]):
     # the throw is picked up. None: the calibrated empty tray, always.
     empty_now: Callable[[], Image] | None = None
 
-    def offer(self, frame: Image, read: Callable[[Image], T] | None) -> T | None:
+    def offer(self, frame: Image, read: Callable[[Image], T | None] | None) -> T | None:
         """The agreed answer, once per settled throw, or None. Without ``read`` (nothing
-        to read with yet) the throw is read on a later still frame that brings one."""
+        to read with yet) the throw is read on a later still frame that brings one.
+        ``read`` answers None when the tray holds nothing: the settle check saw a change
+        of light (it compares grey levels), which is not read again until the scene
+        changes."""
         self.scene, ready = self.detector.update(frame)
         if self.scene is not Scene.STILL:
             self.agreement.reset()
             return None
         if not ready:
             return None
-        agreed = None if read is None else self.agreement.offer(read(frame))
+        answer = None if read is None else read(frame)
         if read is not None and self.empty_now is not None:
             self.detector.empty_is(self.empty_now())
+        if read is not None and answer is None:
+            self.agreement.reset()
+            return None
+        agreed = None if answer is None else self.agreement.offer(answer)
         if agreed is None:
             self.detector.read_again()
             return None

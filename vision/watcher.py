@@ -44,5 +44,10 @@ class ThrowWatcher:
         return self._settled.scene
 
     def offer(self, frame: Image) -> Observation | None:
-        """The settled observation, once per throw, or None."""
-        return self._settled.offer(frame, lambda still: self.reader.read(still, self.kit))
+        """The settled observation, once per throw, or None. A tray that holds nothing
+        (the settle check saw a change of light: a player's shade) gives none."""
+        return self._settled.offer(frame, self._read)
+
+    def _read(self, frame: Image) -> Observation | None:
+        observation = self.reader.read(frame, self.kit)
+        return None if observation.empty else observation

@@ -106,9 +106,12 @@ class ThrowReader:
             return self.settled.offer(frame, None)
         return self.settled.offer(frame, lambda still: self._event(still, kit, lang))
 
-    def _event(self, frame: Frame, kit: str, lang: str) -> Event:
+    def _event(self, frame: Frame, kit: str, lang: str) -> Event | None:
+        """The throw's event; None when the tray holds nothing (a player's shade over the
+        empty tray, a room grown darker: no message to the players)."""
         self.readings += 1
-        return self.event_of(self.observe(frame, kit), kit, lang)
+        observation = self.observe(frame, kit)
+        return None if observation.empty else self.event_of(observation, kit, lang)
 
     def observe(self, frame: Frame, kit: str) -> Observation:
         from vision.kit import kit_named
