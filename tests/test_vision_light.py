@@ -60,6 +60,27 @@ def _clear_of(objects: list[dict[str, object]], width: int) -> float:
     return float(places[int(np.argmax(room))]) / width
 
 
+def _shaded_beyond(image: Image, depth: float, point: tuple[int, int], degrees: float) -> Image:
+    """The picture darkened by ``depth`` on one side of a straight edge through ``point``
+    (the side ``degrees`` points to, clockwise from the right), with a soft edge."""
+    ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]].astype(np.float32)
+    angle = np.radians(degrees)
+    inside = (xs - point[0]) * np.cos(angle) + (ys - point[1]) * np.sin(angle)
+    shade = 1.0 / (1.0 + np.exp(-inside / (EDGE_PX / 4)))
+    return np.asarray(np.clip(image * (1.0 - depth * shade)[..., None] + 0.5, 0, 255), np.uint8)
+
+
+@pytest.mark.parametrize(("seed", "kit"), [(8, "ur"), (3, "sticks3")])
+def test_a_shades_edge_is_followed_to_the_pictures_last_rows(seed: int, kit: str) -> None:
+    """The cells that tell a shade cover the whole picture: a strip along the bottom and
+    right sides, narrower than a cell, once took the last cells' light, and a shade's edge
+    crossing it was seen as an implement cut by the picture's border."""
+    made = scene(seed, kit)
+    reader = Reader(calibrate(made.empty), default_profile())
+    expected = _reads(reader, made.frame, kit)
+    assert _reads(reader, _shaded_beyond(made.frame, 0.3, (1000, 880), -60.0), kit) == expected
+
+
 def _field(segmenter: Segmenter, frame: Image) -> LightField | None:
     small = _shrunk(segmenter.tray.working(frame))
     gains = segmenter._gains(small)

@@ -124,6 +124,8 @@ class UnevenLight:
         self._empty = log_grey(empty_small)
         self._px_per_mm = px_per_mm
         self._cell = max(2, round(CELL_MM * px_per_mm / CELL_SAMPLING)) * CELL_SAMPLING
+        height, width = empty_small.shape[:2]
+        self._grid = (max(1, round(height / self._cell)), max(1, round(width / self._cell)))
         self._empty_sampled = np.ascontiguousarray(self._sampled(self._empty))
         on_floor = self._cell_medians(self._sampled(floor).astype(np.float32), neighbours=False)
         self._floor_cells = on_floor > 0  # the walls' smooth wood shows little texture
@@ -155,9 +157,15 @@ class UnevenLight:
         return self._followed(change, levels, kept >= TEXTURE_SHARE * typical)
 
     def _sampled(self, picture: NDArray[_Pixel]) -> NDArray[_Pixel]:
-        """The pixels of whole cells that tell their medians (every ``CELL_SAMPLING``-th)."""
-        rows, columns = (side // self._cell * self._cell for side in picture.shape[:2])
-        return picture[:rows:CELL_SAMPLING, :columns:CELL_SAMPLING]
+        """The pixels that tell the cells' medians: every ``CELL_SAMPLING``-th, drawn onto
+        a grid of whole cells over the whole picture (cells a little stretched or squeezed:
+        a strip left out along two sides was a shade's edge left unfollowed there, and
+        seen as an implement cut by the picture's border)."""
+        side = self._cell // CELL_SAMPLING
+        rows, columns = self._grid
+        sampled = picture[::CELL_SAMPLING, ::CELL_SAMPLING]
+        whole = cv2.resize(sampled, (columns * side, rows * side), interpolation=cv2.INTER_NEAREST)
+        return np.asarray(whole, picture.dtype)
 
     def _cell_medians(
         self, sampled: NDArray[np.float32], *, neighbours: bool = True
@@ -200,11 +208,10 @@ class UnevenLight:
         shades' levels where no such pixel is near. An implement of the felt's colour hides
         its texture: its own pixels never tell the light, or it would be relit away."""
         size = (change.shape[1], change.shape[0])
-        covered = (levels.shape[1] * self._cell, levels.shape[0] * self._cell)
         kernel = np.ones((3, 3), np.uint8)
-        low = _spread(np.asarray(cv2.erode(levels, kernel), np.float32), covered, size)
-        high = _spread(np.asarray(cv2.dilate(levels, kernel), np.float32), covered, size)
-        level = _spread(levels, covered, size)
+        low = _spread(np.asarray(cv2.erode(levels, kernel), np.float32), size)
+        high = _spread(np.asarray(cv2.dilate(levels, kernel), np.float32), size)
+        level = _spread(levels, size)
         within = (change >= low - REACH) & (change <= high + REACH)
         telling = (within & felt).astype(np.float32)
         # Smoothed at half the analysis size (pixels of under 2 mm), four times fewer.
@@ -216,15 +223,10 @@ class UnevenLight:
         return LightField(np.asarray(field, np.float32), scale=ANALYSIS_SCALE / 2)
 
 
-def _spread(
-    cells: NDArray[np.float32], covered: tuple[int, int], size: tuple[int, int]
-) -> NDArray[np.float32]:
-    """Cell values drawn over the picture, linearly between cell centres; the picture's
-    last rows and columns, beyond the whole cells, take the last cells' values."""
-    inner = cv2.resize(cells, covered, interpolation=cv2.INTER_LINEAR)
-    right, bottom = size[0] - covered[0], size[1] - covered[1]
-    whole = cv2.copyMakeBorder(inner, 0, bottom, 0, right, cv2.BORDER_REPLICATE)
-    return np.asarray(whole, np.float32)
+def _spread(cells: NDArray[np.float32], size: tuple[int, int]) -> NDArray[np.float32]:
+    """Cell values drawn over the picture (``size``: width, height), linearly between cell
+    centres."""
+    return np.asarray(cv2.resize(cells, size, interpolation=cv2.INTER_LINEAR), np.float32)
 
 
 def _halved(picture: NDArray[np.float32]) -> NDArray[np.float32]:
