@@ -146,3 +146,36 @@ def test_an_implement_of_the_felts_colour_does_not_tell_the_light() -> None:
     assert float(field.log_ratio[int(225 * at), int(160 * at)]) == pytest.approx(
         shade_level, abs=0.025
     )
+
+
+def test_the_light_under_an_implement_follows_a_shades_edge_across_it() -> None:
+    """A stick 20 mm wide with its shadow, a shade's edge crossing it at a shallow angle:
+    the light under it is told by the felt on either side, where the edge lies otherwise.
+    Smoothed averages of that felt were 0.15 (log) off under much of the stick (95th
+    percentile), 0.06 now."""
+    rng = np.random.default_rng(5)
+    texture = cv2.GaussianBlur(rng.normal(0.0, 12.0, (450, 600)).astype(np.float32), (0, 0), 1.2)
+    empty = np.dstack([np.clip(140.0 + texture, 0, 255)] * 3).astype(np.uint8)
+    stick = np.zeros(empty.shape[:2], np.uint8)
+    cv2.fillPoly(stick, [np.array([[210, 212], [390, 212], [390, 237], [210, 237]])], 255)
+    shadow = np.asarray(cv2.dilate(stick, np.ones((9, 9), np.uint8)), np.uint8) & ~stick
+    frame = empty.copy()
+    frame[stick > 0] = 60
+    frame[shadow > 0] = (frame[shadow > 0] * 0.6).astype(np.uint8)
+    ys, xs = np.mgrid[0:450, 0:600].astype(np.float32)
+    turned = np.radians(10.0)  # the edge crosses the stick along its length
+    inside = (ys - 225.0) * np.cos(turned) - (xs - 300.0) * np.sin(turned)
+    lit = 1.0 - 0.45 / (1.0 + np.exp(-inside / (EDGE_PX / 4)))
+    frame = np.clip(frame * lit[..., None] + 0.5, 0, 255).astype(np.uint8)
+    kept = np.full(frame.shape[:2], 0.8, np.float32)
+    kept[(stick | shadow) > 0] = 0.0  # a stick and its deep shadow hide the felt
+    floor = np.full(empty.shape[:2], 255, np.uint8)
+    field = UnevenLight(empty, floor, px_per_mm=1.225).field(frame, None, lambda: kept)
+    assert field is not None
+    at = field.scale / ANALYSIS_SCALE
+    size = (round(600 * at), round(450 * at))
+    under = cv2.resize(stick, size, interpolation=cv2.INTER_AREA) > 254
+    truth = cv2.resize(np.log(lit).astype(np.float32), size, interpolation=cv2.INTER_AREA)
+    height, width = field.log_ratio.shape
+    off = np.abs(field.log_ratio - truth[:height, :width])[under[:height, :width]]
+    assert float(np.percentile(off, 95)) <= 0.08

@@ -47,6 +47,9 @@ REACH = 0.1  # log brightness beyond the levels round a pixel that still tells t
 # The field follows the shade's edge to 3 mm where at least 0.3 of the pixels round tell
 # the light; else to 7 mm, from 0.1; else to 15 mm, from 0.02; else the shade's level.
 FIELD_TIERS = ((3.0, 0.3), (7.0, 0.1), (15.0, 0.02))
+# Where fewer pixels than the first tier's share tell the light, the field is filled as a
+# membrane: so many rounds of neighbours' means at half the field's size, then at its size.
+MEMBRANE_ROUNDS = (80, 30)
 # A cell shows the felt's texture when its median correlation with the empty tray's is at
 # least this share of the typical cell's, itself at least MIN_TEXTURE.
 TEXTURE_SHARE = 0.5
@@ -217,16 +220,45 @@ class UnevenLight:
         # Smoothed at half the analysis size (pixels of under 2 mm), four times fewer.
         told, weights, field = (_halved(picture) for picture in (change * telling, telling, level))
         # Under an implement, the light is told by the felt round it, from ever farther.
+        told_closely = np.ones_like(weights, np.bool_)
         for sigma_mm, least in reversed(FIELD_TIERS):
             smoothed, weight = _smoothed(told, weights, sigma_mm * self._px_per_mm / 2)
-            field = np.where(weight >= least, smoothed, field)
-        return LightField(np.asarray(field, np.float32), scale=ANALYSIS_SCALE / 2)
+            told_closely = weight >= least
+            field = np.where(told_closely, smoothed, field)
+        return LightField(_membrane(field, ~told_closely), scale=ANALYSIS_SCALE / 2)
 
 
 def _spread(cells: NDArray[np.float32], size: tuple[int, int]) -> NDArray[np.float32]:
     """Cell values drawn over the picture (``size``: width, height), linearly between cell
     centres."""
     return np.asarray(cv2.resize(cells, size, interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+def _membrane(field: NDArray[np.float32], holes: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """``field`` filled in ``holes`` as a stretched membrane held by the values round them
+    (each hole's pixel the mean of its neighbours; from the values it has as a start).
+
+    Smoothed averages of the felt round an implement that a shade's edge crosses take
+    in felt from farther on either side, in other light: a white stick lying along the
+    edge of a 45 % shade was relit up to 50 grey levels off. A membrane follows the
+    edge's slope across the hole.
+    The mean is taken again and again, first on a picture of half the size (a hole of
+    an implement and its shadow, some 15 pixels wide here, is filled in fewer rounds),
+    then at full size.
+    """
+    if not holes.any():
+        return field
+    coarse = _halved(field)
+    coarse_holes = (_halved(holes.astype(np.float32)) > 0).astype(np.uint8)
+    for _ in range(MEMBRANE_ROUNDS[0]):
+        coarse = np.asarray(cv2.copyTo(cv2.blur(coarse, (3, 3)), coarse_holes, coarse), np.float32)
+    size = (field.shape[1], field.shape[0])
+    started = cv2.resize(coarse, size, interpolation=cv2.INTER_LINEAR)
+    filled = np.where(holes, started, field).astype(np.float32)
+    fine_holes = holes.astype(np.uint8)
+    for _ in range(MEMBRANE_ROUNDS[1]):
+        filled = np.asarray(cv2.copyTo(cv2.blur(filled, (3, 3)), fine_holes, filled), np.float32)
+    return filled
 
 
 def _halved(picture: NDArray[np.float32]) -> NDArray[np.float32]:
