@@ -220,12 +220,12 @@ class UnevenLight:
         # Smoothed at half the analysis size (pixels of under 2 mm), four times fewer.
         told, weights, field = (_halved(picture) for picture in (change * telling, telling, level))
         # Under an implement, the light is told by the felt round it, from ever farther.
-        told_closely = np.ones_like(weights, np.bool_)
         for sigma_mm, least in reversed(FIELD_TIERS):
             smoothed, weight = _smoothed(told, weights, sigma_mm * self._px_per_mm / 2)
-            told_closely = weight >= least
-            field = np.where(told_closely, smoothed, field)
-        return LightField(_membrane(field, ~told_closely), scale=ANALYSIS_SCALE / 2)
+            field = np.where(weight >= least, smoothed, field)
+        # The last tier is the closest: where it does not tell the light, a membrane does.
+        holes = weight < FIELD_TIERS[0][1]
+        return LightField(_membrane(field, holes), scale=ANALYSIS_SCALE / 2)
 
 
 def _spread(cells: NDArray[np.float32], size: tuple[int, int]) -> NDArray[np.float32]:

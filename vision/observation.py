@@ -150,8 +150,7 @@ class Observation:
 
     @property
     def empty(self) -> bool:
-        """Nothing at all lies on the tray: the settle check saw a change of light (a
-        player's shade, a room grown darker), not a throw."""
+        """Nothing at all was found on the tray (refused as ``Reason.EMPTY``)."""
         return any(refusal.reason is Reason.EMPTY for refusal in self.refusals)
 
     def placed(self, shift: tuple[int, int] = (0, 0), factor: float = 1.0) -> Observation:

@@ -145,13 +145,16 @@ class SettledReading(Generic[T]):
             return None
         if not ready:
             return None
-        answer = None if read is None else read(frame)
-        if read is not None and self.empty_now is not None:
+        if read is None:
+            self.detector.read_again()
+            return None
+        answer = read(frame)
+        if self.empty_now is not None:
             self.detector.empty_is(self.empty_now())
-        if read is not None and answer is None:
+        if answer is None:  # nothing on the tray: not read again until the scene changes
             self.agreement.reset()
             return None
-        agreed = None if answer is None else self.agreement.offer(answer)
+        agreed = self.agreement.offer(answer)
         if agreed is None:
             self.detector.read_again()
             return None
