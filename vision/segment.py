@@ -407,7 +407,7 @@ class Segmenter:
         was relit by (None: none was needed)."""
         gains = self._gains(small)
         field = self._uneven.field(small, gains, lambda: self._texture_kept(detail))
-        lit = _lit(frame, gains) if field is None else field.relit(frame, gains)
+        lit = _lit(frame, gains, field)
         return lit, gains, field
 
     def _gains(self, small: Image) -> NDArray[np.float64] | None:
@@ -480,11 +480,11 @@ class Segmenter:
             return frame
         if motion is not None:
             whole = self._alignment.put_back(self.tray.working(picture), motion)
-            return _lit(whole, gains) if field is None else field.relit(whole, gains)
+            return _lit(whole, gains, field)
         margin = round(SHARP_MARGIN_MM * self.tray.px_per_mm)
         boxes = [blob.box.grown(margin) for blob in blobs]
         for box, part in self.tray.sharp_parts(picture, boxes):
-            lit = _lit(part, gains) if field is None else field.relit(part, gains, box)
+            lit = _lit(part, gains, field, box)
             frame[box.y0 : box.y1, box.x0 : box.x1] = lit
         return frame
 
@@ -681,9 +681,17 @@ def _solidity(contour: Contour) -> float:
     return float(cv2.contourArea(contour) / hull) if hull > 0 else 0.0
 
 
-def _lit(frame: Image, gains: NDArray[np.float64] | None) -> Image:
-    """Each channel times its gain (None: the frame as it is), rounded and kept in 0..255 (a
-    3x3 diagonal matrix: five times faster than a look-up table per channel)."""
+def _lit(
+    frame: Image,
+    gains: NDArray[np.float64] | None,
+    field: LightField | None = None,
+    box: Box | None = None,
+) -> Image:
+    """The frame (or its part in ``box``) in the empty tray's light: each channel times its
+    gain (None: as it is), rounded and kept in 0..255 (a 3x3 diagonal matrix: five times
+    faster than a look-up table per channel); with a light field, by it as well."""
+    if field is not None:
+        return field.relit(frame, gains, box)
     if gains is None:
         return frame
     return np.asarray(cv2.transform(frame, np.diag(gains)), np.uint8)
