@@ -423,7 +423,21 @@ def _warped(
     if matrix is None:
         return picture
     size = size or (int(picture.shape[1]), int(picture.shape[0]))
-    interpolation = cv2.INTER_CUBIC if sharp else cv2.INTER_LINEAR
+    if sharp:
+        return _warped_as_is(picture, matrix, size, cv2.INTER_CUBIC)
+    if picture.ndim == 3 and picture.shape[2] == 3:
+        # OpenCV's linear warp is vectorised for four channels, not for three: a 1561x1171
+        # working picture in 4 ms instead of 10 on one core (OpenCV 5; 4.6: 10 and 11.5),
+        # the same pixels; the fourth channel costs 0.3 ms.
+        four = np.asarray(cv2.cvtColor(picture, cv2.COLOR_BGR2BGRA), np.uint8)
+        warped = _warped_as_is(four, matrix, size, cv2.INTER_LINEAR)
+        return np.asarray(cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR), np.uint8)
+    return _warped_as_is(picture, matrix, size, cv2.INTER_LINEAR)
+
+
+def _warped_as_is(
+    picture: Image, matrix: NDArray[np.float64], size: tuple[int, int], interpolation: int
+) -> Image:
     warped = cv2.warpPerspective(
         picture, matrix, size, flags=interpolation, borderMode=cv2.BORDER_REPLICATE
     )
