@@ -129,6 +129,24 @@ def test_parts_drawn_sharp_are_those_of_the_picture_rectified_sharp() -> None:
         tray.sharp_parts(frame[:-10], boxes)
 
 
+def test_the_fast_rectification_is_the_linear_warp_of_the_colour_picture() -> None:
+    """Warped in four channels for speed, the picture keeps its three, each where it was."""
+    frame, empty, _ = _tilted(scene(11, "sticks4"))
+    tray = calibrate(empty)
+    assert tray.keystone is not None
+    fast = tray.working(frame, sharp=False)
+    enlarge = np.diag([tray.scale, tray.scale, 1.0])
+    expected = cv2.warpPerspective(
+        frame,
+        tray.keystone @ enlarge,
+        tray.size,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    assert fast.shape == expected.shape == (tray.size[1], tray.size[0], 3)
+    assert np.array_equal(fast, expected)
+
+
 def test_a_tilted_frame_is_read_where_the_implements_lie_drawn_sharp() -> None:
     """Implements are found on the picture rectified fast and read where it is drawn sharp
     (their boxes and a margin round them); elsewhere it stays as rectified fast."""
