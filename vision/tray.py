@@ -120,8 +120,9 @@ class Tray:
 
     def working(self, picture: Image, *, sharp: bool = True) -> Image:
         """A picture of the calibrated camera at the working scale. Rectifying a tilted
-        camera's picture costs about 20 ms with ``sharp`` (cubic), 4 without (linear: finding
-        the implements at half size does as well, reading their numerals and pips worse)."""
+        camera's picture costs about 20 ms with ``sharp`` (cubic), 4 without (linear, OpenCV 5;
+        10 on OpenCV 4.6: finding the implements at half size does as well, reading their
+        numerals and pips worse)."""
         self._check_taken_by_it(picture)
         return _to_working(picture, self.scale, self.size, self.keystone, sharp=sharp)
 
