@@ -272,13 +272,19 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 @contextmanager
 def _opened(spec: str) -> Iterator[Iterator[Any]]:
+    with _opened_source(spec) as (_, frames):
+        yield frames
+
+
+@contextmanager
+def _opened_source(spec: str) -> Iterator[tuple[Any, Iterator[Any]]]:
     from vision.errors import CameraUnavailableError
     from vision.sources import open_source
 
     source = open_source(spec)
     try:
         frames = source.frames()
-        yield _nonempty(frames, CameraUnavailableError(f"{spec}: no frame"))
+        yield source, _nonempty(frames, CameraUnavailableError(f"{spec}: no frame"))
     finally:
         source.close()
 
@@ -462,17 +468,18 @@ def _report(name: str, observation: Observation, args: argparse.Namespace) -> di
 
 def _watch(args: argparse.Namespace) -> int:
     from vision.reader import Reader
+    from vision.sources import small_picture
     from vision.watcher import ThrowWatcher
 
     kit = _kit(args)
     profile = _load_profile(args.profile)
-    with _opened(args.source) as frames:
+    with _opened_source(args.source) as (source, frames):
         tray = _load_tray(args.tray, frames, args.floor_mm)
         watcher = ThrowWatcher(Reader(tray, profile), kit, still_frames=args.still)
         count = 0
         for frame in frames:
             started = time.perf_counter()
-            observation = watcher.offer(frame)
+            observation = watcher.offer(frame, small=small_picture(source))
             if observation is None:
                 continue
             count += 1

@@ -24,6 +24,9 @@ STEADY_FRAMES = 6
 STEADY_CHANGE = 0.02
 # ... or after this many frames (4 s at 30 a second): a flickering light is locked as it is.
 SETTLE_LIMIT_FRAMES = 120
+# The second, low-resolution stream, the size of the settle check's picture
+# (vision.settle.SMALL_SIZE): its brightness (Y) is that picture, made by the camera.
+SMALL_SIZE = (160, 120)
 AE_CONVERGED = 2  # libcamera's AeState: idle 0, searching 1, converged 2
 
 Metadata = Mapping[str, Any]
@@ -32,25 +35,29 @@ CameraFactory = Callable[[], Any]
 
 class PiCameraSource:
     """Full-size BGR frames from the Pi camera, exposure and white balance locked once the
-    automatic control has settled, so that the empty tray and the throws compare.
+    automatic control has settled, so that the empty tray and the throws compare; and, of
+    each frame, the brightness of the camera's low-resolution stream (:meth:`small`).
 
     ``camera_factory`` makes the camera object (picamera2's ``Picamera2`` unless given: tests
     pass a fake with the same methods).
     """
 
     def __init__(
-        self, size: tuple[int, int] = MAIN_SIZE, *, camera_factory: CameraFactory | None = None
+        self,
+        size: tuple[int, int] = MAIN_SIZE,
+        *,
+        camera_factory: CameraFactory | None = None,
+        small_size: tuple[int, int] | None = SMALL_SIZE,
     ) -> None:
         factory = camera_factory or _picamera2()
         try:
             self._camera: Any = factory()
         except (RuntimeError, IndexError, OSError) as error:
             raise CameraError(f"the Pi camera cannot be opened: {error}") from None
+        self.small_size = small_size
+        self._small: NDArray[np.uint8] | None = None
         try:
-            config = self._camera.create_video_configuration(
-                main={"size": size, "format": OPENCV_ORDER}
-            )
-            self._camera.configure(config)
+            self._configure(size)
             self._camera.start()
             self.locked = steady_controls(iter(self._camera.capture_metadata, None))
             self._camera.set_controls(self.locked)
@@ -58,9 +65,42 @@ class PiCameraSource:
             self._camera.close()
             raise CameraError(f"the Pi camera cannot be started: {error}") from None
 
+    def _configure(self, size: tuple[int, int]) -> None:
+        """Both streams; the main one alone when the camera refuses the second."""
+        main = {"size": size, "format": OPENCV_ORDER}
+        if self.small_size is not None:
+            lores = {"size": self.small_size, "format": "YUV420"}
+            try:
+                config = self._camera.create_video_configuration(main=main, lores=lores)
+                self._camera.configure(config)
+                return
+            except (RuntimeError, ValueError):
+                self.small_size = None
+        self._camera.configure(self._camera.create_video_configuration(main=main))
+
     def frames(self) -> Iterator[NDArray[np.uint8]]:
         while True:
-            yield np.asarray(self._camera.capture_array("main"), np.uint8)
+            request = self._camera.capture_request()
+            try:
+                frame = np.asarray(request.make_array("main"), np.uint8)
+                self._small = self._brightness(request)
+            finally:
+                request.release()
+            yield frame
+
+    def small(self) -> NDArray[np.uint8] | None:
+        """The low-resolution stream's brightness (grey, ``small_size``) of the frame given
+        last; None without that stream."""
+        return self._small
+
+    def _brightness(self, request: Any) -> NDArray[np.uint8] | None:
+        if self.small_size is None:
+            return None
+        width, height = self.small_size
+        # YUV420 comes as one plane of (height x 3/2) rows of the stream's stride: the
+        # brightness is the first ``height`` rows, less any padding at their ends.
+        planes = np.asarray(request.make_array("lores"), np.uint8)
+        return np.ascontiguousarray(planes[:height, :width])
 
     def close(self) -> None:
         self._camera.stop()

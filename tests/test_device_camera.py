@@ -50,6 +50,7 @@ from hardware.display import dummy_display
 from vision.errors import CameraUnavailableError
 from vision.observation import Reason
 from vision.profile import Profile
+from vision.synthetic import small_stream
 from vision.tray import calibrate
 
 # Senet (Kendall), one piece each left near the end: a game of a few throws.
@@ -476,6 +477,45 @@ def test_a_game_whose_throws_are_not_read_is_said_once(
         assert events.empty()  # no refusal for every throw, no second message
         kit = "sticks4"  # a game of Senet now
         assert events.get(timeout=10) == CameraBack()
+        assert events.get(timeout=10) == ThrowRead("MMPP")
+    finally:
+        camera.stop()
+
+
+class _TwoStreams(_Stream):
+    """A Pi camera: each frame comes with the brightness of its small stream, which the
+    test can show still rolling while the frames lie still."""
+
+    def __init__(self, pictures: ThrowPictures) -> None:
+        super().__init__(pictures)
+        self.rolling = True
+        self._small: Any = None
+
+    def frames(self) -> Iterator[Any]:
+        for index, frame in enumerate(super().frames()):
+            moved = np.roll(frame, 40 * (index % 2), axis=1) if self.rolling else frame
+            self._small = small_stream(moved)
+            yield frame
+
+    def small(self) -> Any:
+        return self._small
+
+
+def test_a_camera_with_a_small_stream_is_checked_for_stillness_on_it(
+    sticks: tuple[ThrowPictures, Profile],
+) -> None:
+    pictures, profile = sticks
+    stream = _TwoStreams(pictures)
+    events: queue.Queue[Event] = queue.Queue()
+    settings = CameraSettings(
+        open_source=lambda: stream, make_reader=lambda first: _reader(pictures, profile)
+    )
+    camera = CameraThrows(settings, post=events.put, kit=lambda: "sticks4", lang=lambda: "en")
+    camera.start()
+    try:
+        time.sleep(0.5)
+        assert events.empty()  # the frames lie still, the small stream does not
+        stream.rolling = False
         assert events.get(timeout=10) == ThrowRead("MMPP")
     finally:
         camera.stop()

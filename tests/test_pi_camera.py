@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,6 +14,7 @@ from companion.errors import CameraError, CompanionError
 from hardware.camera import PiCameraSource, steady_controls
 from vision.errors import CameraUnavailableError
 from vision.sources import open_source
+from vision.synthetic import small_stream
 
 RED_BGR = (20, 30, 200)  # what OpenCV calls red: blue, green, red
 
@@ -26,22 +28,51 @@ RAMP = [frame_metadata(1000 * 2**step, 1.0, (1.2 + 0.1 * step, 1.5)) for step in
 HELD = [frame_metadata(10000 + 20 * (i % 2), 2.0, (1.9, 1.6)) for i in range(10)]
 
 
-class FakePicamera2:
-    """A red scene, seen as picamera2 gives it: "RGB888" arrays are blue, green, red and
-    "BGR888" arrays red, green, blue (libcamera's format names)."""
+class FakeRequest:
+    def __init__(self, camera: FakePicamera2) -> None:
+        self.camera = camera
+        self.released = False
 
-    def __init__(self, metadata: list[dict[str, Any]]) -> None:
+    def make_array(self, stream: str) -> np.ndarray:
+        assert not self.released and self.camera.started and not self.camera.closed
+        scene = np.asarray(
+            cv2.resize(self.camera.scene, self.camera.size, interpolation=cv2.INTER_AREA), np.uint8
+        )
+        if stream == "main":  # libcamera's names: "RGB888" is blue, green, red in memory
+            return scene if self.camera.format == "RGB888" else scene[..., ::-1].copy()
+        assert stream == "lores" and self.camera.lores is not None
+        width, height = self.camera.lores
+        planes = np.full((height * 3 // 2, width + 32), 128, np.uint8)  # a padded stride
+        planes[:height, :width] = small_stream(scene, (width, height))
+        return planes
+
+    def release(self) -> None:
+        self.released = True
+
+
+class FakePicamera2:
+    """A scene (a BGR picture) seen as picamera2 gives it: "RGB888" arrays are blue, green,
+    red and "BGR888" arrays red, green, blue (libcamera's format names); the "lores"
+    stream in YUV420, one plane of 3/2 its height with padded rows."""
+
+    def __init__(self, metadata: list[dict[str, Any]], *, lores_refused: bool = False) -> None:
         self._metadata = iter(metadata)
+        self.lores_refused = lores_refused
+        self.scene = np.full((48, 64, 3), RED_BGR, np.uint8)
         self.format = ""
         self.size = (0, 0)
+        self.lores: tuple[int, int] | None = None
         self.controls: dict[str, Any] = {}
         self.started = self.closed = False
 
-    def create_video_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
-        return {"main": main}
+    def create_video_configuration(self, **streams: dict[str, Any]) -> dict[str, Any]:
+        if "lores" in streams and self.lores_refused:
+            raise RuntimeError("lores stream not supported")
+        return streams
 
     def configure(self, config: dict[str, Any]) -> None:
         self.format, self.size = config["main"]["format"], config["main"]["size"]
+        self.lores = config["lores"]["size"] if "lores" in config else None
 
     def start(self) -> None:
         self.started = True
@@ -52,11 +83,8 @@ class FakePicamera2:
     def set_controls(self, controls: dict[str, Any]) -> None:
         self.controls.update(controls)
 
-    def capture_array(self, stream: str) -> np.ndarray:
-        assert stream == "main" and self.started and not self.closed
-        order = {"RGB888": RED_BGR, "BGR888": RED_BGR[::-1]}[self.format]
-        width, height = self.size
-        return np.full((height, width, 3), order, np.uint8)
+    def capture_request(self) -> FakeRequest:
+        return FakeRequest(self)
 
     def stop(self) -> None:
         self.started = False
@@ -65,9 +93,9 @@ class FakePicamera2:
         self.closed = True
 
 
-def opened(metadata: list[dict[str, Any]]) -> tuple[PiCameraSource, FakePicamera2]:
-    camera = FakePicamera2(metadata)
-    return PiCameraSource((64, 48), camera_factory=lambda: camera), camera
+def opened(metadata: list[dict[str, Any]], **options: Any) -> tuple[PiCameraSource, FakePicamera2]:
+    camera = FakePicamera2(metadata, **options)
+    return PiCameraSource((64, 48), camera_factory=lambda: camera, small_size=(16, 12)), camera
 
 
 def test_frames_come_in_opencvs_colour_order() -> None:
@@ -136,3 +164,25 @@ def test_without_picamera2_the_player_is_told_what_to_install(
     monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails as on a PC
     with pytest.raises(CameraUnavailableError, match="apt install python3-picamera2"):
         open_source("pi")
+
+
+def test_each_frame_comes_with_the_small_streams_brightness() -> None:
+    source, camera = opened(RAMP + HELD)
+    camera.scene = np.zeros((48, 64, 3), np.uint8)
+    camera.scene[:, 32:] = RED_BGR
+    frames = source.frames()
+    frame = next(frames)
+    small = source.small()
+    assert small is not None and small.shape == (12, 16) and small.flags.c_contiguous
+    assert small[0, 0] == 16 and small[0, -1] == small_stream(frame, (16, 12))[0, -1]
+    camera.scene = np.full((48, 64, 3), 255, np.uint8)
+    next(frames)
+    white = source.small()
+    assert white is not None and int(white[5, 5]) == 235
+
+
+def test_a_camera_that_refuses_the_small_stream_still_gives_frames() -> None:
+    source, camera = opened(RAMP + HELD, lores_refused=True)
+    assert camera.lores is None
+    assert next(source.frames()).shape == (48, 64, 3)
+    assert source.small() is None

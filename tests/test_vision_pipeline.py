@@ -21,7 +21,14 @@ from vision.polygons import convex_gap
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
 from vision.segment import Segmenter
-from vision.settle import Agreement, Scene, SettleDetector, SettledReading
+from vision.settle import (
+    Agreement,
+    Scene,
+    SettleDetector,
+    SettledReading,
+    grey_map,
+    shrink,
+)
 from vision.shapes import Shape, classify
 from vision.synthetic import (
     CLEAN_GAP_MM,
@@ -32,6 +39,7 @@ from vision.synthetic import (
     SyntheticScene,
     _Placer,
     scene,
+    small_stream,
 )
 from vision.tray import Image, Tray, calibrate
 from vision.watcher import ThrowWatcher
@@ -397,6 +405,46 @@ def test_settle_waits_for_stillness_and_fires_once() -> None:
     assert [s for s, _ in states] == [Scene.EMPTY, Scene.EMPTY, Scene.MOVING, Scene.MOVING]
     fired = [detector.update(made.frame)[1] for _ in range(6)]
     assert fired == [False, False, True, False, False, False]
+
+
+def test_a_small_streams_brightness_is_mapped_onto_the_frames_grey() -> None:
+    made = scene(4, "modern")
+    table = grey_map(small_stream(made.empty), shrink(made.empty))
+    assert table is not None
+    mapped = cv2.LUT(small_stream(made.frame), table).astype(int)
+    assert np.abs(mapped - shrink(made.frame).astype(int)).max() <= 3
+    elsewhere = np.roll(small_stream(made.empty), 30, axis=1)  # not the same picture
+    assert grey_map(elsewhere, shrink(made.empty)) is None
+
+
+def test_settle_is_checked_on_the_small_stream_when_there_is_one() -> None:
+    made = scene(2, "sticks4")
+    frames = [made.empty, made.empty, *[made.frame] * 6]
+    # The small stream alone shows the sticks still rolling: nothing settles.
+    rolling = [np.roll(made.frame, 40 * (i % 2), axis=1) for i in range(6)]
+    smalls = [small_stream(f) for f in [made.empty, made.empty, *rolling]]
+    detector = SettleDetector.for_tray(made.empty, still_frames=3)
+    states = [detector.update(f, small=s) for f, s in zip(frames, smalls, strict=True)]
+    assert [s for s, _ in states] == [Scene.EMPTY] * 2 + [Scene.MOVING] * 6
+    # The same moments in both streams settle as the frames alone do, whatever the range
+    # of the stream's brightness.
+    alone = SettleDetector.for_tray(made.empty, still_frames=3)
+    expected = [alone.update(f) for f in frames]
+    assert expected[-1][0] is Scene.STILL and any(fired for _, fired in expected)
+    for low, high in ((16, 235), (40, 200)):
+        both = SettleDetector.for_tray(made.empty, still_frames=3)
+        seen = [both.update(f, small=small_stream(f, levels=(low, high))) for f in frames]
+        assert seen == expected
+
+
+def test_a_small_stream_of_another_picture_is_left_for_the_frames() -> None:
+    made = scene(2, "sticks4")
+    frames = [made.empty, made.empty, *[made.frame] * 6]
+    alone = SettleDetector.for_tray(made.empty, still_frames=3)
+    both = SettleDetector.for_tray(made.empty, still_frames=3)
+    other = np.roll(small_stream(made.empty), 30, axis=0)
+    expected = [alone.update(f) for f in frames]
+    assert [both.update(f, small=other) for f in frames] == expected
 
 
 def test_agreement_needs_consecutive_equal_answers() -> None:

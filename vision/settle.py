@@ -27,6 +27,12 @@ SMALL_SIZE = (160, 120)
 PIXEL_CHANGE = 18  # grey levels
 MOVING_SHARE = 0.001  # share of changed pixels that means motion (a rolling die is seen)
 PRESENT_SHARE = 0.0004  # share of pixels unlike the empty tray that means something is there
+# A camera's low-resolution stream gives brightness (the Y of YUV, its range and weights
+# those of the camera's colour space), not the grey of its frames made small: the first
+# pair of both fits a straight line from one to the other. A line off by more than this
+# (grey levels, root mean square) means the two do not show the same picture, and frames
+# are made small instead.
+SMALL_STREAM_FIT = 4.0
 
 
 class Scene(StrEnum):
@@ -43,6 +49,23 @@ def shrink(frame: Image) -> NDArray[np.uint8]:
     return np.asarray(grey, np.uint8)
 
 
+def grey_map(brightness: NDArray[np.uint8], grey: NDArray[np.uint8]) -> NDArray[np.uint8] | None:
+    """The look-up table that takes a small stream's ``brightness`` to the ``grey`` of the
+    same moment's frame made small (same size), or None when no straight line does (see
+    ``SMALL_STREAM_FIT``)."""
+    x = brightness.astype(np.float64).ravel()
+    y = grey.astype(np.float64).ravel()
+    if x.std() < 1.0:  # one grey seen: only the offset can be told
+        slope, offset = 1.0, float(np.mean(y - x))
+    else:
+        slope, offset = (float(v) for v in np.polyfit(x, y, 1))
+    misfit = float(np.sqrt(np.mean((y - (slope * x + offset)) ** 2)))
+    if misfit > SMALL_STREAM_FIT:
+        return None
+    line = np.round(slope * np.arange(256, dtype=np.float64) + offset)
+    return np.clip(line, 0, 255).astype(np.uint8)
+
+
 @dataclass
 class SettleDetector:
     """Feed it frames; it says what the scene is doing and when it has settled."""
@@ -52,14 +75,20 @@ class SettleDetector:
     _previous: NDArray[np.uint8] | None = None
     _still_run: int = 0
     _fired: bool = False
+    # The small stream's brightness as grey (see ``grey_map``), fitted on the first pair;
+    # None when the stream does not show the frame's picture.
+    _small_to_grey: NDArray[np.uint8] | None = None
+    _small_fitted: bool = False
 
     @classmethod
     def for_tray(cls, empty_frame: Image, still_frames: int = 5) -> SettleDetector:
         return cls(shrink(empty_frame), still_frames)
 
-    def update(self, frame: Image) -> tuple[Scene, bool]:
-        """The scene's state, and True once per settled throw: the moment to read."""
-        small = shrink(frame)
+    def update(self, frame: Image, *, small: Image | None = None) -> tuple[Scene, bool]:
+        """The scene's state, and True once per settled throw: the moment to read.
+        ``small``: the same moment from the camera's low-resolution grey stream, checked
+        instead of ``frame`` made small (see ``vision.sources.small_picture``)."""
+        small = self._small_grey(frame, small)
         moving = self._previous is not None and _share(small, self._previous) > MOVING_SHARE
         self._previous = small
         if moving:
@@ -73,6 +102,14 @@ class SettleDetector:
             self._fired = True
             return Scene.STILL, True
         return Scene.STILL, False
+
+    def _small_grey(self, frame: Image, small: Image | None) -> NDArray[np.uint8]:
+        if small is not None and not self._small_fitted:
+            self._small_to_grey = grey_map(shrink(small), shrink(frame))
+            self._small_fitted = True
+        if small is None or self._small_to_grey is None:
+            return shrink(frame)
+        return np.asarray(cv2.LUT(shrink(small), self._small_to_grey), np.uint8)
 
     @property
     def settled(self) -> bool:
@@ -133,13 +170,19 @@ class SettledReading(Generic[T]):
     # the throw is picked up. None: the calibrated empty tray, always.
     empty_now: Callable[[], Image] | None = None
 
-    def offer(self, frame: Image, read: Callable[[Image], T | None] | None) -> T | None:
+    def offer(
+        self,
+        frame: Image,
+        read: Callable[[Image], T | None] | None,
+        *,
+        small: Image | None = None,
+    ) -> T | None:
         """The agreed answer, once per settled throw, or None. Without ``read`` (nothing
         to read with yet) the throw is read on a later still frame that brings one.
         ``read`` answers None when the tray holds nothing: the settle check saw a change
         of light (it compares grey levels), which is not read again until the scene
-        changes."""
-        self.scene, ready = self.detector.update(frame)
+        changes. ``small``: see :meth:`SettleDetector.update`."""
+        self.scene, ready = self.detector.update(frame, small=small)
         if self.scene is not Scene.STILL:
             self.agreement.reset()
             return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -22,6 +22,20 @@ class FrameSource(Protocol):
     def frames(self) -> Iterator[Image]: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class SmallStream(Protocol):
+    """A source that also delivers a low-resolution grey picture of each frame (the Pi
+    camera's second stream), for the settle check: it costs nothing to make small."""
+
+    def small(self) -> Image | None: ...
+
+
+def small_picture(source: object) -> Image | None:
+    """The low-resolution grey picture of the frame ``source`` delivered last; None when it
+    has no such stream (the frame is then made small by the settle check)."""
+    return source.small() if isinstance(source, SmallStream) else None
 
 
 class FolderSource:

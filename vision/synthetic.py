@@ -727,6 +727,18 @@ def _cut_by_border(canvas: _Canvas, objects: list[dict[str, object]], look: str,
         objects.append({"kind": "d4", "value": 2, "bbox": box, "cut": True})
 
 
+def small_stream(
+    frame: Image, size: tuple[int, int] = (160, 120), levels: tuple[float, float] = (16, 235)
+) -> Image:
+    """The brightness a camera's low-resolution YUV stream gives of ``frame`` (BGR): its Y,
+    BT.601 weights, from ``levels[0]`` (black) to ``levels[1]`` (white), the video range
+    unless told otherwise."""
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA).astype(np.float64)
+    luma = small @ np.array([0.114, 0.587, 0.299])
+    low, high = levels
+    return np.asarray(np.round(low + luma * (high - low) / 255), np.uint8)
+
+
 def write_set(
     folder: Path,
     count: int,

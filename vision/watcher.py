@@ -43,10 +43,11 @@ class ThrowWatcher:
         """What the last frame showed (None before the first frame)."""
         return self._settled.scene
 
-    def offer(self, frame: Image) -> Observation | None:
+    def offer(self, frame: Image, *, small: Image | None = None) -> Observation | None:
         """The settled observation, once per throw, or None. A tray that holds nothing
-        (the settle check saw a change of light: a player's shade) gives none."""
-        return self._settled.offer(frame, self._read)
+        (the settle check saw a change of light: a player's shade) gives none. ``small``:
+        the camera's low-resolution grey picture of the same moment, if it has one."""
+        return self._settled.offer(frame, self._read, small=small)
 
     def _read(self, frame: Image) -> Observation | None:
         observation = self.reader.read(frame, self.kit)

@@ -99,12 +99,15 @@ class ThrowReader:
             self.reader.calibrated, profile, still_frames=self.still_frames, agreeing=self.agreeing
         )
 
-    def feed(self, frame: Frame, kit: str | None, lang: str) -> Event | None:
+    def feed(
+        self, frame: Frame, kit: str | None, lang: str, *, small: Frame | None = None
+    ) -> Event | None:
         """The event for this frame, when a settled throw has just been read (without a
-        game, ``kit`` None, nothing is read)."""
+        game, ``kit`` None, nothing is read). ``small``: the camera's low-resolution grey
+        picture of the same moment, for the settle check, when it has one."""
         if kit is None:
-            return self.settled.offer(frame, None)
-        return self.settled.offer(frame, lambda still: self._event(still, kit, lang))
+            return self.settled.offer(frame, None, small=small)
+        return self.settled.offer(frame, lambda still: self._event(still, kit, lang), small=small)
 
     def _event(self, frame: Frame, kit: str, lang: str) -> Event | None:
         """The throw's event; None when the tray holds nothing (a player's shade over the
@@ -272,7 +275,7 @@ class CameraThrows:
                 with self._tasks_lock:
                     self.failed = False
                 self.post(CameraBack())
-            event = reader.feed(frame, kit, self.lang())
+            event = reader.feed(frame, kit, self.lang(), small=_small(source))
             if event is not None:
                 self.post(event)
         if not self.settings.live:
@@ -374,6 +377,12 @@ def settings_for(
         live=live,
         pace_seconds=0.0 if live else FOLDER_PACE_SECONDS,
     )
+
+
+def _small(source: FrameSource) -> Frame | None:
+    from vision.sources import small_picture
+
+    return small_picture(source)
 
 
 def _open(spec: str, size: tuple[int, int]) -> FrameSource:
