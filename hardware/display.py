@@ -37,11 +37,15 @@ def open_oled(
         raise DisplayError(f"display driver {driver!r}: expected one of {', '.join(DRIVERS)}")
     try:
         serial = i2c(port=port, address=address)
-        return getattr(oled, driver)(serial, rotate=rotate)
+        device = getattr(oled, driver)(serial, rotate=rotate)
     except Exception as error:  # luma raises its own errors for a missing bus or address
         raise DisplayError(
             f"no {driver} display at I2C port {port}, address {address:#x}: {error}"
         ) from None
+    # luma blanks and clears the screen when the process exits unless told to persist: the
+    # last screen ("safe to unplug" after a shutdown) must stay.
+    device.persist = True
+    return device
 
 
 def dummy_display() -> Any:

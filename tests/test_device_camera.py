@@ -250,7 +250,7 @@ class _Camera:
         return None
 
 
-def _until(events: queue.Queue[Event], wanted: type, app: App, loop: EventLoop) -> Event:
+def _until(events: queue.SimpleQueue[Event], wanted: type, app: App, loop: EventLoop) -> Event:
     while True:
         event = events.get(timeout=20)
         loop.step(event)

@@ -28,8 +28,11 @@ def test_the_trays_size_is_read_long_side_first() -> None:
     ("text", "message"),
     [
         ('[display]\ndriver = "ssd1307"', 'display.driver = "ssd1307": expected one of'),
-        ("[display]\nrotate = 4", "display.rotate = 4: expected a whole number from 0 to 3"),
-        ("[buttons]\nup = 40", "buttons.up = 40: expected a whole number from 2 to 27"),
+        ("[display]\nrotate = 4", "display.rotate = 4: expected 0 (upright) or 2 (upside down)"),
+        ("[display]\nrotate = 1", "display.rotate = 1: expected 0 (upright) or 2"),
+        ("[buttons]\nup = 40", "buttons.up = 40: expected a GPIO number (BCM) from 4 to 27"),
+        ("[buttons]\nup = 3", "buttons.up = 3: expected a GPIO number (BCM) from 4 to 27: 2 and 3"),
+        ("[buzzer]\npin = 2", "buzzer.pin = 2: expected a GPIO number"),
         ("[buttons]\ndown = 5", "buttons.down = 5: GPIO5 is already used by buttons.up"),
         ('[buttons]\nhold_time = "1"', 'buttons.hold_time = "1": expected a number of seconds'),
         ("[camera]\nenabled = 1", "camera.enabled = 1: expected true or false"),

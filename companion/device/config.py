@@ -21,6 +21,7 @@ from companion.errors import CompanionError
 SYSTEM_PATH = Path("/etc/companion/config.toml")
 DISPLAY_DRIVERS = ("ssd1306", "sh1106", "terminal", "none")
 BCM_PINS = range(2, 28)
+I2C_PINS = (2, 3)  # SDA and SCL, the display's
 
 
 class ConfigError(CompanionError, ValueError):
@@ -129,7 +130,19 @@ def _floor_size(key: str, value: object) -> object:
 
 
 def _gpio(key: str, value: object) -> object:
-    return _integer(BCM_PINS.start, BCM_PINS.stop - 1)(key, value)
+    if type(value) is not int or value not in BCM_PINS or value in I2C_PINS:
+        raise _wrong(
+            key, value, "a GPIO number (BCM) from 4 to 27: 2 and 3 are the display's I2C bus"
+        )
+    return value
+
+
+def _rotation(key: str, value: object) -> object:
+    # luma turns a screen by 90 degrees into a 64 x 128 one, and the screens are drawn
+    # 128 x 64: only upright or upside down.
+    if type(value) is not int or value not in (0, 2):
+        raise _wrong(key, value, "0 (upright) or 2 (upside down)")
+    return value
 
 
 def _wrong(key: str, value: object, expected: str) -> ConfigError:
@@ -144,7 +157,7 @@ _KEYS: Mapping[str, tuple[str, Check]] = {
     "display.driver": ("display_driver", _one_of(lambda: DISPLAY_DRIVERS)),
     "display.i2c_port": ("i2c_port", _integer(0, 10)),
     "display.i2c_address": ("i2c_address", _integer(0x03, 0x77)),
-    "display.rotate": ("rotate", _integer(0, 3)),
+    "display.rotate": ("rotate", _rotation),
     "buttons.up": ("button_up", _gpio),
     "buttons.down": ("button_down", _gpio),
     "buttons.select": ("button_select", _gpio),

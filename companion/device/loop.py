@@ -42,7 +42,9 @@ class EventLoop:
         self.app = app
         self.display = display
         self.clock = clock
-        self.events: queue.Queue[Event] = queue.Queue()
+        # SimpleQueue: put() may be called from the SIGTERM handler while the loop waits in
+        # get() (queue.Queue's lock is not reentrant).
+        self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self.on_effect = on_effect
         self.on_view = on_view
         self.capture = capture

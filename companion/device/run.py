@@ -87,9 +87,7 @@ def run_device(options: RunOptions) -> int:
         camera=camera_spec is not None,
     )
     app = App(store, settings=settings, info=info)
-    display = _display(options, config, on_pi)
-    loop = EventLoop(app, display)
-    loop.on_effect = _effects(display, app, on_pi)
+    loop = _loop(app, _display(options, config, on_pi), on_pi)
     signal.signal(signal.SIGTERM, lambda *_: loop.events.put(Stop("SIGTERM")))
     camera = _camera(camera_spec, config, state_dir, loop)
     try:
@@ -273,6 +271,15 @@ def _display(options: RunOptions, config: device_config.DeviceConfig, on_pi: boo
     if options.screen in ("auto", "terminal"):
         return TerminalDisplay()
     return ImageFiles(Path(options.screen))
+
+
+def _loop(app: App, display: Any, on_pi: bool) -> EventLoop:
+    """The event loop on ``display``, at the saved contrast (luma's drivers start at their
+    own: 0xCF for the SSD1306, 0x7F for the SH1106)."""
+    loop = EventLoop(app, display)
+    loop.on_effect = _effects(display, app, on_pi)
+    loop.on_effect(Effect.CONTRAST)
+    return loop
 
 
 def _effects(display: Any, app: App, on_pi: bool) -> Callable[[Effect], None]:
