@@ -85,7 +85,18 @@ def write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    directory = os.open(path.parent, os.O_RDONLY)
+    sync_directory(path.parent)
+
+
+def sync_file(path: Path) -> None:
+    """Flush a file written by other code (a library's ``save``) to the disk."""
+    with open(path, "rb") as handle:
+        os.fsync(handle.fileno())
+
+
+def sync_directory(path: Path) -> None:
+    """Flush a directory's entries (files renamed or created in it) to the disk."""
+    directory = os.open(path, os.O_RDONLY)
     try:
         os.fsync(directory)
     finally:

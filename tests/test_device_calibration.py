@@ -4,6 +4,7 @@ the tray and answers with an event; failures keep the calibration and the sticks
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from device_helpers import make_app
 
 from companion.device import config as device_config
 from companion.device.app import App, DeviceInfo
-from companion.device.camerajobs import CameraJobs
+from companion.device.camerajobs import CameraJobs, save_profile, save_tray
 from companion.device.camerathrows import CameraSettings, CameraThrows, ThrowReader, load_tray
 from companion.device.events import (
     CameraBack,
@@ -409,3 +410,33 @@ def test_calibrating_a_tray_that_is_not_empty_keeps_the_old_calibration(tmp_path
     done, reader = jobs.run(CameraTask("calibrate"), scene(2, "modern").frame, None)
     assert "the tray is not empty" in done.problem
     assert reader is None and not (tmp_path / "tray").exists()
+
+
+def _synced_paths(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Every file or folder flushed to the disk from now on (Linux: /proc names the fd)."""
+    synced: list[Path] = []
+    real_fsync = os.fsync
+
+    def recording(descriptor: int) -> None:
+        synced.append(Path(os.readlink(f"/proc/self/fd/{descriptor}")))
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", recording)
+    return synced
+
+
+def test_a_calibration_and_a_profile_reach_the_disk_before_they_replace_the_old(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pictures = ThrowPictures("sticks4")
+    synced = _synced_paths(monkeypatch)
+    folder = tmp_path / "tray"
+    save_tray(calibrate(pictures.empty), folder)
+    save_tray(calibrate(pictures.empty), folder)  # over an older calibration
+    fresh = tmp_path / "tray.new"
+    assert synced.count(fresh / "tray.json") == 2 and synced.count(fresh / "empty.png") == 2
+    assert synced.count(fresh) == 2 and synced.count(tmp_path) == 2
+    assert sorted(p.name for p in folder.iterdir()) == ["empty.png", "tray.json"]
+    synced.clear()
+    save_profile(enrolled_profile(pictures), tmp_path / "sticks.json")
+    assert synced == [tmp_path / "sticks.json.new", tmp_path]

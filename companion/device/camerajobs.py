@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from companion.device.camerathrows import Frame, ThrowReader
 from companion.device.events import CameraDone, CameraTask
+from companion.savefile import sync_directory, sync_file
 
 if TYPE_CHECKING:
     from vision.profile import Example, Profile
@@ -124,22 +125,29 @@ def flat_sticks(frame: Frame, tray: Tray, face: str) -> list[Example]:
 
 
 def save_tray(tray: Tray, folder: Path) -> None:
-    """Write the calibration beside ``folder``, then put it in its place: a failed write
-    leaves the calibration in use whole."""
+    """Write the calibration beside ``folder``, flushed to the disk, then put it in its
+    place: a failed write or a power cut leaves a whole calibration, the old or the new."""
     fresh = folder.with_name(folder.name + ".new")
     stale = folder.with_name(folder.name + ".old")
     shutil.rmtree(fresh, ignore_errors=True)
     tray.save(fresh)
+    for written in sorted(fresh.iterdir()):
+        sync_file(written)
+    sync_directory(fresh)
     if folder.exists():
         shutil.rmtree(stale, ignore_errors=True)
         folder.rename(stale)
     fresh.rename(folder)
+    sync_directory(folder.parent)
     shutil.rmtree(stale, ignore_errors=True)
 
 
 def save_profile(profile: Profile, path: Path) -> None:
-    """Write the profile to a temporary file, then rename it over the old one."""
+    """Write the profile to a temporary file flushed to the disk, then rename it over the
+    old one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fresh = path.with_name(path.name + ".new")
     profile.save(fresh)
+    sync_file(fresh)
     os.replace(fresh, path)
+    sync_directory(path.parent)
