@@ -40,10 +40,14 @@ rm -rf "$prefix/src"
 cp -r "$source_dir" "$prefix/src"
 rm -rf "$prefix/src/.venv" "$prefix/src/.venv-bookworm"
 python3 -m venv --system-site-packages "$venv"
-# luma is not packaged for Bookworm: the pins of requirements/bookworm.txt.
-"$venv/bin/pip" install --quiet \
+# luma is not packaged for Bookworm: the pins of requirements/bookworm.txt. luma.core
+# declares RPi.GPIO, spidev and pyftdi for its SPI and FTDI interfaces, which the I2C OLED
+# never imports (pip would try to build them from source): luma without its declared
+# dependencies; smbus2 comes from apt above, cbor2 (luma's bitmap fonts) from pip.
+"$venv/bin/pip" install --quiet --no-deps \
     "$(grep '^luma.core==' "$prefix/src/requirements/bookworm.txt")" \
     "$(grep '^luma.oled==' "$prefix/src/requirements/bookworm.txt")"
+"$venv/bin/python" -c "import cbor2" 2>/dev/null || "$venv/bin/pip" install --quiet cbor2
 # The project itself, without letting pip replace apt's numpy, OpenCV, Pillow or gpiozero.
 "$venv/bin/pip" install --quiet --no-deps "$prefix/src"
 ln -sfn "$prefix/src/docs" "$prefix/docs"
