@@ -148,12 +148,13 @@ def steady_controls(
     }
 
 
-def _brightness(metadata: Metadata) -> float:
+def _exposure(metadata: Metadata) -> float:
+    """Exposure time times gain: what the picture's brightness follows."""
     return float(metadata["ExposureTime"]) * float(metadata["AnalogueGain"])
 
 
 def _alike(before: Metadata, after: Metadata, within: float) -> bool:
-    pairs = [(_brightness(before), _brightness(after))]
+    pairs = [(_exposure(before), _exposure(after))]
     pairs += zip(before["ColourGains"], after["ColourGains"], strict=True)
     return all(abs(b - a) <= within * max(abs(a), 1e-9) for a, b in pairs)
 

@@ -440,3 +440,14 @@ def test_a_calibration_and_a_profile_reach_the_disk_before_they_replace_the_old(
     synced.clear()
     save_profile(enrolled_profile(pictures), tmp_path / "sticks.json")
     assert synced == [tmp_path / "sticks.json.new", tmp_path]
+
+
+def test_a_power_cut_while_a_calibration_is_put_in_place_keeps_one(tmp_path: Path) -> None:
+    pictures = ThrowPictures("sticks4")
+    old, new = calibrate(pictures.empty), calibrate(pictures.empty, camera_height_mm=500.0)
+    old.save(tmp_path / "tray.old")  # save_tray had moved the old one aside ...
+    new.save(tmp_path / "tray.new")  # ... and not yet the new one in
+    loaded = load_tray(tmp_path / "tray", pictures.picture("MMPP"))
+    assert loaded.camera_height_mm == 500.0
+    (tmp_path / "tray.new" / "empty.png").write_bytes(b"cut")  # the new one not whole
+    assert load_tray(tmp_path / "tray", pictures.empty).camera_height_mm == old.camera_height_mm

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from companion.errors import CameraError, CompanionError
-from hardware.camera import PiCameraSource, steady_controls
+from hardware.camera import SMALL_SIZE, PiCameraSource, steady_controls
 from vision.errors import CameraUnavailableError
+from vision.settle import SMALL_SIZE as SETTLE_SIZE
 from vision.sources import open_source
 from vision.synthetic import small_stream
 
@@ -186,3 +187,7 @@ def test_a_camera_that_refuses_the_small_stream_still_gives_frames() -> None:
     assert camera.lores is None
     assert next(source.frames()).shape == (48, 64, 3)
     assert source.small() is None
+
+
+def test_the_small_stream_is_the_settle_checks_size() -> None:
+    assert SMALL_SIZE == SETTLE_SIZE  # hardware may not import vision: kept equal here

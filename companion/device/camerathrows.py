@@ -328,12 +328,27 @@ def load_tray(
     folder: Path | None, first_frame: Frame, floor_mm: tuple[float, float] | None = None
 ) -> Tray:
     """The calibration in ``folder`` if there is one, else the first frame as the empty tray
-    (of ``floor_mm`` inside, default 400 x 300 mm)."""
+    (of ``floor_mm`` inside, default 400 x 300 mm). A power cut while a calibration was put
+    in place (see ``camerajobs.save_tray``) leaves it beside ``folder``: the new one, whole,
+    else the old one."""
+    from vision.errors import CalibrationError
     from vision.tray import FLOOR_MM, Tray, calibrate
 
     if folder is not None and (folder / "tray.json").is_file():
         return Tray.load(folder)
+    for left in _left_by_a_power_cut(folder):
+        try:
+            return Tray.load(left)
+        except CalibrationError:
+            continue
     return calibrate(first_frame, floor_mm=floor_mm or FLOOR_MM)
+
+
+def _left_by_a_power_cut(folder: Path | None) -> list[Path]:
+    if folder is None:
+        return []
+    beside = [folder.with_name(folder.name + suffix) for suffix in (".new", ".old")]
+    return [path for path in beside if (path / "tray.json").is_file()]
 
 
 def load_profile(path: Path | None) -> Profile:
