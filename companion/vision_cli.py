@@ -468,7 +468,7 @@ def _report(name: str, observation: Observation, args: argparse.Namespace) -> di
 
 def _watch(args: argparse.Namespace) -> int:
     from vision.reader import Reader
-    from vision.sources import small_picture
+    from vision.sources import small_pictures
     from vision.watcher import ThrowWatcher
 
     kit = _kit(args)
@@ -477,9 +477,10 @@ def _watch(args: argparse.Namespace) -> int:
         tray = _load_tray(args.tray, frames, args.floor_mm)
         watcher = ThrowWatcher(Reader(tray, profile), kit, still_frames=args.still)
         count = 0
+        small = small_pictures(source)
         for frame in frames:
             started = time.perf_counter()
-            observation = watcher.offer(frame, small=small_picture(source))
+            observation = watcher.offer(frame, small=small())
             if observation is None:
                 continue
             count += 1

@@ -87,7 +87,7 @@ class SettleDetector:
     def update(self, frame: Image, *, small: Image | None = None) -> tuple[Scene, bool]:
         """The scene's state, and True once per settled throw: the moment to read.
         ``small``: the same moment from the camera's low-resolution grey stream, checked
-        instead of ``frame`` made small (see ``vision.sources.small_picture``)."""
+        instead of ``frame`` made small (see ``vision.sources.small_pictures``)."""
         small = self._small_grey(frame, small)
         moving = self._previous is not None and _share(small, self._previous) > MOVING_SHARE
         self._previous = small

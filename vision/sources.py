@@ -3,7 +3,7 @@ video file), synthetic throws. The Pi camera's adapter lives in ``hardware.camer
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -32,10 +32,15 @@ class SmallStream(Protocol):
     def small(self) -> Image | None: ...
 
 
-def small_picture(source: object) -> Image | None:
-    """The low-resolution grey picture of the frame ``source`` delivered last; None when it
-    has no such stream (the frame is then made small by the settle check)."""
-    return source.small() if isinstance(source, SmallStream) else None
+def small_pictures(source: object) -> Callable[[], Image | None]:
+    """How to get the low-resolution grey picture of the frame ``source`` delivered last,
+    told once per source (not at every frame): its ``small()``, or None for a source
+    without that stream (the frame is then made small by the settle check)."""
+    return source.small if isinstance(source, SmallStream) else _no_small_picture
+
+
+def _no_small_picture() -> Image | None:
+    return None
 
 
 class FolderSource:

@@ -251,6 +251,9 @@ class CameraThrows:
             _close_quietly(source)
 
     def _read_frames(self, source: FrameSource) -> bool:
+        from vision.sources import small_pictures
+
+        small = small_pictures(source)  # the Pi camera's second stream, if the source has one
         for frame in source.frames():
             if not self.settings.live and not self._wait_until_ready():
                 return True
@@ -275,7 +278,7 @@ class CameraThrows:
                 with self._tasks_lock:
                     self.failed = False
                 self.post(CameraBack())
-            event = reader.feed(frame, kit, self.lang(), small=_small(source))
+            event = reader.feed(frame, kit, self.lang(), small=small())
             if event is not None:
                 self.post(event)
         if not self.settings.live:
@@ -392,12 +395,6 @@ def settings_for(
         live=live,
         pace_seconds=0.0 if live else FOLDER_PACE_SECONDS,
     )
-
-
-def _small(source: FrameSource) -> Frame | None:
-    from vision.sources import small_picture
-
-    return small_picture(source)
 
 
 def _open(spec: str, size: tuple[int, int]) -> FrameSource:
