@@ -87,6 +87,12 @@ def add_vision_commands(commands: Any) -> None:
     _reading_options(watch)
     _source(watch, required=True)
     watch.add_argument("--still", type=int, default=5, help="still frames before reading")
+    watch.add_argument(
+        "--averaged",
+        type=_at_least_one,
+        metavar="N",
+        help="still frames averaged per reading (default 4: the camera's noise halved)",
+    )
     watch.set_defaults(handler=_guarded(_watch))
 
     evaluate = sub.add_parser("evaluate", help="measure the reader on a labelled folder")
@@ -174,6 +180,16 @@ def _guarded(handler: Handler) -> Handler:
             raise VisionSetupError(str(error)) from None
 
     return run
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number}: at least 1")
+    return number
 
 
 def _camera_height(text: str) -> float:
@@ -469,13 +485,16 @@ def _report(name: str, observation: Observation, args: argparse.Namespace) -> di
 def _watch(args: argparse.Namespace) -> int:
     from vision.reader import Reader
     from vision.sources import small_pictures
+    from vision.stack import STACKED
     from vision.watcher import ThrowWatcher
 
     kit = _kit(args)
     profile = _load_profile(args.profile)
     with _opened_source(args.source) as (source, frames):
         tray = _load_tray(args.tray, frames, args.floor_mm)
-        watcher = ThrowWatcher(Reader(tray, profile), kit, still_frames=args.still)
+        watcher = ThrowWatcher(
+            Reader(tray, profile), kit, still_frames=args.still, averaged=args.averaged or STACKED
+        )
         count = 0
         small = small_pictures(source)
         for frame in frames:

@@ -108,7 +108,7 @@ class _Device:
 
 def _device(folder: Path, pictures: ThrowPictures, calibrated_on: Any) -> Iterator[_Device]:
     """Calibrated on ``calibrated_on``, with the shipped profile: what a new device knows."""
-    reader = ThrowReader(calibrate(calibrated_on), default_profile(), still_frames=2)
+    reader = ThrowReader(calibrate(calibrated_on), default_profile(), still_frames=2, averaged=1)
     jobs = CameraJobs(folder / "tray", folder / "sticks.json")
     made = _Device(make_app(folder / "state"), _Table(pictures.empty), reader, jobs)
     yield made

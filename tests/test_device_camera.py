@@ -50,6 +50,7 @@ from hardware.display import dummy_display
 from vision.errors import CameraUnavailableError
 from vision.observation import Reason
 from vision.profile import Profile
+from vision.stack import STACKED
 from vision.synthetic import small_stream
 from vision.tray import calibrate
 
@@ -64,7 +65,8 @@ def sticks() -> tuple[ThrowPictures, Profile]:
 
 
 def _reader(pictures: ThrowPictures, profile: Profile) -> ThrowReader:
-    return ThrowReader(calibrate(pictures.empty), profile, still_frames=2)
+    # Each reading of one frame, not averaged: these tests count the frames a throw takes.
+    return ThrowReader(calibrate(pictures.empty), profile, still_frames=2, averaged=1)
 
 
 def _fed(reader: ThrowReader, frames: list[Any], kit: str | None, lang: str = "en") -> list[Event]:
@@ -340,11 +342,28 @@ def test_which_camera_run_uses() -> None:
     assert usb.camera_still_frames == 3
 
 
+def test_the_frames_averaged_per_reading_are_configured(
+    sticks: tuple[ThrowPictures, Profile], tmp_path: Path
+) -> None:
+    pictures, _ = sticks
+    tray = tmp_path / "no-tray"
+    default = settings_for("throws/", tray=tray, profile=None).make_reader(pictures.empty)
+    assert default.averaged == STACKED
+    config = device_config.parse("[camera]\naveraged_frames = 2\n")
+    assert config.camera_averaged_frames == 2
+    chosen = settings_for(
+        "throws/", tray=tray, profile=None, averaged=config.camera_averaged_frames
+    ).make_reader(pictures.empty)
+    assert chosen.averaged == 2 and chosen.settled.averaged == 2
+    assert chosen.with_profile(chosen.reader.profile).averaged == 2
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ('[camera]\nsource = ""', "camera.source"),
         ("[camera]\nstill_frames = 0", "camera.still_frames = 0: expected a whole number"),
+        ("[camera]\naveraged_frames = 0", "camera.averaged_frames = 0: expected a whole number"),
         ("[camera]\nprofile = 3", "camera.profile = 3: expected a file path"),
     ],
 )

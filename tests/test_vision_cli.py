@@ -231,3 +231,36 @@ def test_evaluate_generates_d4s_in_the_font_asked_for(
     assert changed
     assert main(["vision", "evaluate", str(tmp_path / "sans"), "--d4-font", "script"]) == 2
     assert "give --synthetic N too" in capsys.readouterr().err
+
+
+def _throw_filmed(folder: Path, still: int) -> None:
+    """A folder of frames: the empty tray, then a throw lying still, each frame with noise
+    of its own (as a camera gives)."""
+    made = scene(6, "sticks4")
+    folder.mkdir()
+    cv2.imwrite(str(folder / "000.png"), made.empty)
+    for index in range(1, still + 1):
+        noise = np.random.default_rng(index).normal(0.0, 6.0, made.frame.shape)
+        frame = np.clip(made.frame + noise, 0, 255).astype(np.uint8)
+        cv2.imwrite(str(folder / f"{index:03d}.png"), frame)
+
+
+@pytest.mark.parametrize(("averaged", "frames_needed"), [("4", 9), ("1", 6)])
+def test_watch_reads_a_settled_throw_from_averaged_frames(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], averaged: str, frames_needed: int
+) -> None:
+    """Still from the first frame after the empty tray (no frame before it to differ from),
+    read once still for 5 frames and again ``averaged`` frames later: two agreeing
+    readings of ``averaged`` frames each, none shared."""
+    for still, readings in ((frames_needed - 1, 0), (frames_needed, 1)):
+        folder = tmp_path / f"{averaged}-{still}"
+        _throw_filmed(folder, still)
+        args = ["--source", str(folder), "--expect", "sticks4", "--averaged", averaged]
+        assert main(["vision", "watch", *args]) == 0
+        assert capsys.readouterr().out.count("throw 1") == readings
+
+
+def test_watch_refuses_averaging_no_frame(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["vision", "watch", "--source", "x", "--averaged", "0"])
+    assert "--averaged: 0: at least 1" in capsys.readouterr().err

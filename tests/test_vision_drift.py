@@ -135,7 +135,7 @@ def test_a_knocked_tray_picked_up_is_empty_to_the_watcher() -> None:
     as it now lies is empty, not one more throw to read (and refuse)."""
     made = scene(8, "ur")
     reader = Reader(calibrate(made.empty), default_profile())
-    watcher = ThrowWatcher(reader, kit_named("ur"), still_frames=2)
+    watcher = ThrowWatcher(reader, kit_named("ur"), still_frames=2, averaged=2)
     thrown, picked_up = _turned(made.frame, 0.7), _turned(made.empty, 0.7)
     reported = [watcher.offer(frame) for frame in [made.empty, *[thrown] * 5, *[picked_up] * 5]]
     readings = [seen for seen in reported if seen is not None]

@@ -468,13 +468,15 @@ def test_settle_read_again_fires_on_the_next_still_frame() -> None:
 def test_watcher_reports_each_settled_throw_once(profile: Profile) -> None:
     made = scene(3, "sticks4")
     reader = Reader(calibrate(made.empty), profile)
-    watcher = ThrowWatcher(reader, kit_named("sticks4"), still_frames=2)
+    watcher = ThrowWatcher(reader, kit_named("sticks4"), still_frames=2, averaged=2)
     moved = np.roll(made.frame, 30, axis=0)
     frames = [made.empty, moved, *[made.frame] * 6, made.empty, *[made.frame] * 5]
     reported = [watcher.offer(frame) for frame in frames]
     readings = [index for index, seen in enumerate(reported) if seen is not None]
-    assert readings == [5, 12]  # still twice, then two agreeing readings; again after emptying
-    assert reported[5] == reader.read(made.frame, kit_named("sticks4"))
+    # Seen moving (2), still twice and read (3, 4), read again on the next two (5, 6) and
+    # the readings agree; the same after emptying (9; 10, 11; 12, 13).
+    assert readings == [6, 13]
+    assert reported[6] == reader.read(made.frame, kit_named("sticks4"))
 
 
 def test_watcher_reports_nothing_for_a_room_grown_darker_over_the_empty_tray(
@@ -482,13 +484,14 @@ def test_watcher_reports_nothing_for_a_room_grown_darker_over_the_empty_tray(
 ) -> None:
     made = scene(3, "sticks4")
     reader = Reader(calibrate(made.empty), profile)
-    watcher = ThrowWatcher(reader, kit_named("sticks4"), still_frames=2)
+    watcher = ThrowWatcher(reader, kit_named("sticks4"), still_frames=2, averaged=2)
     darker = np.asarray(made.empty * 0.75, np.uint8)
     assert reader.read(darker, kit_named("sticks4")).empty
     assert [watcher.offer(frame) for frame in [made.empty, *[darker] * 5]] == [None] * 6
     assert watcher.offer(made.frame) is None  # moving
-    reported = [watcher.offer(made.frame) for _ in range(3)]
-    assert reported[2] == reader.read(made.frame, kit_named("sticks4"))
+    reported = [watcher.offer(made.frame) for _ in range(4)]
+    assert reported[:3] == [None] * 3
+    assert reported[3] == reader.read(made.frame, kit_named("sticks4"))
 
 
 @pytest.fixture(scope="module")
@@ -578,7 +581,7 @@ def test_guided_enrolment_takes_one_example_per_flat_stick_of_the_kind_asked() -
 def test_settled_reading_reads_still_frames_until_they_agree_once_per_throw() -> None:
     made = scene(2, "sticks4")
     settled: SettledReading[str] = SettledReading(
-        SettleDetector.for_tray(made.empty, still_frames=2), Agreement(needed=2)
+        SettleDetector.for_tray(made.empty, still_frames=2), Agreement(needed=2), averaged=1
     )
     answers = iter(["MMPP", "MPPP", "MPPP", "MMMM"])
     read_frames = []
@@ -602,7 +605,7 @@ def test_a_reading_that_finds_the_tray_empty_is_not_given_nor_read_again() -> No
     tray is not read again until the scene changes."""
     made = scene(2, "sticks4")
     settled: SettledReading[str] = SettledReading(
-        SettleDetector.for_tray(made.empty, still_frames=1), Agreement(needed=2)
+        SettleDetector.for_tray(made.empty, still_frames=1), Agreement(needed=2), averaged=1
     )
     darker = np.asarray(made.empty * 0.75, np.uint8)
     reads: list[str | None] = []

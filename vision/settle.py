@@ -10,7 +10,7 @@ is that loop, for ``vision.watcher.ThrowWatcher`` and the device's throw reader.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Generic, TypeVar
 
@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.stack import STACKED, StillStack
 from vision.tray import Image
 
 # A lone d4 or a pair of d6s covers under 0.2% of the picture: at 80x60 they were often
@@ -160,7 +161,12 @@ class Agreement(Generic[T]):
 @dataclass
 class SettledReading(Generic[T]):
     """Feed it every frame with how to read one: once the scene has settled, still frames
-    are read until ``agreement`` is reached, and that answer is given once per throw."""
+    are read until ``agreement`` is reached, and that answer is given once per throw.
+
+    Each reading is of the still frames since the one before averaged (``averaged`` at
+    least; the first reading, all those of the still run), a frame that moved starting
+    the average again (see ``vision.stack.StillStack``): two readings that agree share
+    no frame, nor its noise."""
 
     detector: SettleDetector
     agreement: Agreement[T]
@@ -169,6 +175,12 @@ class SettledReading(Generic[T]):
     # reading: a knocked tray the reader follows (``Reader._follow``) is empty again once
     # the throw is picked up. None: the calibrated empty tray, always.
     empty_now: Callable[[], Image] | None = None
+    averaged: int = STACKED
+    _still: StillStack = field(init=False, default_factory=StillStack)
+
+    def __post_init__(self) -> None:
+        if self.averaged < 1:
+            raise ValueError(f"averaged must be 1 or more, not {self.averaged}")
 
     def offer(
         self,
@@ -185,13 +197,20 @@ class SettledReading(Generic[T]):
         self.scene, ready = self.detector.update(frame, small=small)
         if self.scene is not Scene.STILL:
             self.agreement.reset()
+            self._still.clear()
             return None
+        if read is None:  # nothing to read with: no frame is kept for a reading
+            self._still.clear()
+        elif ready or not self.detector.settled:  # a reading is still to come
+            self._still.add(frame)
         if not ready:
             return None
-        if read is None:
+        if read is None or self._still.added < self.averaged:
             self.detector.read_again()
             return None
-        answer = read(frame)
+        # The frames since the last reading, those that moved left out (see StillStack).
+        answer = read(self._still.mean())
+        self._still.clear()
         if self.empty_now is not None:
             self.detector.empty_is(self.empty_now())
         if answer is None:  # nothing on the tray: not read again until the scene changes

@@ -17,7 +17,9 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 
 
 class FrameSource(Protocol):
-    """Delivers full-size BGR frames; ``frames()`` ends when the source has no more."""
+    """Delivers full-size BGR frames; ``frames()`` ends when the source has no more. Each
+    frame is an array of its own, never written into again: still frames are kept to be
+    averaged (``vision.stack``), the newest as it is."""
 
     def frames(self) -> Iterator[Image]: ...
 

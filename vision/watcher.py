@@ -10,6 +10,7 @@ from vision.kit import Kit
 from vision.observation import Observation
 from vision.reader import Reader
 from vision.settle import Agreement, Scene, SettleDetector, SettledReading
+from vision.stack import STACKED
 from vision.tray import Image
 
 
@@ -17,14 +18,16 @@ from vision.tray import Image
 class ThrowWatcher:
     """Feed it every frame; it returns an observation once per settled throw.
 
-    A reading is returned only when ``agreeing`` consecutive still frames give the same
-    summary; a hand or arm in the tray is never a throw (it moves, or it is refused).
+    A reading is returned only when ``agreeing`` consecutive readings give the same
+    summary, each of ``averaged`` still frames averaged; a hand or arm in the tray is
+    never a throw (it moves, or it is refused).
     """
 
     reader: Reader
     kit: Kit | None = None
     still_frames: int = 5
     agreeing: int = 2
+    averaged: int = STACKED  # still frames averaged per reading (see ``vision.stack``)
     _settled: SettledReading[Observation] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -32,6 +35,7 @@ class ThrowWatcher:
             SettleDetector.for_tray(self.reader.tray.empty_as_framed, self.still_frames),
             Agreement(self.agreeing, same=lambda a, b: a.summary() == b.summary()),
             empty_now=lambda: self.reader.tray.empty_as_framed,
+            averaged=self.averaged,
         )
 
     @property

@@ -72,31 +72,46 @@ class ThrowReader:
     """Turns frames into throw events for the kit of the rule set being played."""
 
     def __init__(
-        self, tray: Tray, profile: Profile, *, still_frames: int = 5, agreeing: int = 2
+        self,
+        tray: Tray,
+        profile: Profile,
+        *,
+        still_frames: int = 5,
+        agreeing: int = 2,
+        averaged: int | None = None,
     ) -> None:
+        """``averaged``: still frames averaged per reading (None: ``vision.stack.STACKED``)."""
         from vision.reader import Reader
         from vision.settle import Agreement, SettleDetector, SettledReading
+        from vision.stack import STACKED
 
         self.still_frames = still_frames
         self.agreeing = agreeing
+        self.averaged = STACKED if averaged is None else averaged
         self.reader: Reader = Reader(tray, profile)
         self.settled: SettledReading[Event] = SettledReading(
             SettleDetector.for_tray(tray.empty_as_framed, still_frames),
             Agreement(agreeing),
             empty_now=lambda: self.reader.tray.empty_as_framed,
+            averaged=self.averaged,
         )
-        self.readings = 0  # frames read, for measurements
+        self.readings = 0  # readings made (each of ``averaged`` frames), for measurements
 
     def with_tray(self, tray: Tray) -> ThrowReader:
         """A reader like this one on a new calibration."""
-        return ThrowReader(
-            tray, self.reader.profile, still_frames=self.still_frames, agreeing=self.agreeing
-        )
+        return self._like(tray, self.reader.profile)
 
     def with_profile(self, profile: Profile) -> ThrowReader:
         """A reader like this one with newly enrolled implements."""
+        return self._like(self.reader.calibrated, profile)
+
+    def _like(self, tray: Tray, profile: Profile) -> ThrowReader:
         return ThrowReader(
-            self.reader.calibrated, profile, still_frames=self.still_frames, agreeing=self.agreeing
+            tray,
+            profile,
+            still_frames=self.still_frames,
+            agreeing=self.agreeing,
+            averaged=self.averaged,
         )
 
     def feed(
@@ -367,6 +382,7 @@ def settings_for(
     profile: Path | None,
     size: tuple[int, int] = (1200, 900),
     still_frames: int = 5,
+    averaged: int | None = None,
     floor_mm: tuple[float, float] | None = None,
 ) -> CameraSettings:
     """Camera settings for ``spec``: ``pi``, a camera number, a video file or a folder.
@@ -386,7 +402,7 @@ def settings_for(
 
     def make_reader(first: Frame) -> ThrowReader:
         calibrated = load_tray(tray, first, floor_mm)
-        return ThrowReader(calibrated, chosen, still_frames=still_frames)
+        return ThrowReader(calibrated, chosen, still_frames=still_frames, averaged=averaged)
 
     live = spec == "pi" or spec.isdigit()
     return CameraSettings(

@@ -48,6 +48,7 @@ class DeviceConfig:
     camera_tray: Path | None = None  # calibration folder; None: <state dir>/tray
     camera_profile: Path | None = None  # enrolled sticks; None: <state dir>/sticks.json
     camera_still_frames: int = 5
+    camera_averaged_frames: int | None = None  # None: vision's default (4)
     camera_above_tray_mm: int | None = None  # None: the calibration's, else 380 mm
     camera_floor_mm: tuple[float, float] | None = None  # None: the calibration's, else 400x300
     rules: str = "senet-kendall"
@@ -172,6 +173,7 @@ _KEYS: Mapping[str, tuple[str, Check]] = {
     "camera.tray": ("camera_tray", _folder),
     "camera.profile": ("camera_profile", _file),
     "camera.still_frames": ("camera_still_frames", _integer(1, 30)),
+    "camera.averaged_frames": ("camera_averaged_frames", _integer(1, 16)),
     "camera.above_tray_mm": ("camera_above_tray_mm", _integer(150, 1500)),
     "camera.floor_mm": ("camera_floor_mm", _floor_size),
     "game.rules": ("rules", _one_of(games.names)),

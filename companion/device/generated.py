@@ -42,6 +42,7 @@ LOOK = "decorated"
 ENROLMENT_THROWS = 2  # of each face
 STILL_FRAMES = 2
 AGREEING = 2
+AVERAGED = 2  # the same picture repeated: averaging changes nothing, but is gone through
 UNSEEN_RETRIES = 3
 
 
@@ -102,7 +103,10 @@ class ThrowPictures:
 
     def frames(self, picture: Frame) -> list[Frame]:
         """The tray emptied, then the throw lying still long enough to be read."""
-        return [self.empty, self.empty, *[picture] * (STILL_FRAMES + AGREEING)]
+        # The first picture is seen moving (it differs from the one before); each reading
+        # then takes AVERAGED pictures, the first after STILL_FRAMES at least.
+        still = max(STILL_FRAMES, AVERAGED) + (AGREEING - 1) * AVERAGED
+        return [self.empty, self.empty, *[picture] * (1 + still)]
 
     def save(self, folder: Path) -> list[Path]:
         """The pictures made so far, as JPEG files (what the camera saw)."""
@@ -272,5 +276,9 @@ def _reader(pictures: ThrowPictures, profile: Profile) -> ThrowReader:
     from vision.tray import calibrate
 
     return ThrowReader(
-        calibrate(pictures.empty), profile, still_frames=STILL_FRAMES, agreeing=AGREEING
+        calibrate(pictures.empty),
+        profile,
+        still_frames=STILL_FRAMES,
+        agreeing=AGREEING,
+        averaged=AVERAGED,
     )

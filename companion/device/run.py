@@ -128,6 +128,7 @@ def _camera(
             profile=enrolled if enrolled.is_file() else None,
             size=(config.camera_width, config.camera_height),
             still_frames=config.camera_still_frames,
+            averaged=config.camera_averaged_frames,
             floor_mm=config.camera_floor_mm,
         )
     except CameraSetupError as error:

@@ -1,0 +1,118 @@
+"""Still frames averaged before reading (vision.stack), and readings of averaged frames
+that share none (vision.settle.SettledReading)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.settle import Agreement, SettleDetector, SettledReading
+from vision.stack import MOST_MOTION_PX, StillStack, mean_of, moved_px, stacked
+from vision.synthetic import scene
+from vision.tray import Image
+
+
+@pytest.fixture(scope="module")
+def made() -> Image:
+    return scene(5, "ur").frame
+
+
+def _noisy(frame: Image, seed: int, sigma: float = 6.0) -> Image:
+    noise = np.random.default_rng(seed).normal(0.0, sigma, frame.shape)
+    return np.asarray(np.clip(frame + noise, 0, 255), np.uint8)
+
+
+def _moved(
+    frame: Image, dx: float, dy: float, box: tuple[int, int, int, int] | None = None
+) -> Image:
+    """The picture moved by a fraction of a pixel; with ``box``, only what lies in it."""
+    shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+    size = (frame.shape[1], frame.shape[0])
+    moved = cv2.warpAffine(
+        frame, shift, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    if box is None:
+        return np.asarray(moved, np.uint8)
+    x0, y0, x1, y1 = box
+    out = frame.copy()
+    out[y0:y1, x0:x1] = moved[y0:y1, x0:x1]
+    return out
+
+
+def _error(picture: Image, truth: Image) -> float:
+    return float(np.std(picture.astype(np.float64) - truth))
+
+
+def test_four_still_frames_averaged_halve_the_cameras_noise(made: Image) -> None:
+    frames = [_noisy(made, seed) for seed in range(4)]
+    single, averaged = _error(frames[-1], made), _error(stacked(frames), made)
+    assert averaged == pytest.approx(single / 2, rel=0.15)
+
+
+def test_noise_alone_is_not_taken_for_motion(made: Image) -> None:
+    for seed in range(3):
+        assert moved_px(_noisy(made, 2 * seed), _noisy(made, 2 * seed + 1, 10.0)) < MOST_MOTION_PX
+
+
+@pytest.mark.parametrize("dx, dy", [(0.3, 0.0), (0.0, -0.4), (0.8, 0.6), (2.0, 1.0)])
+def test_a_picture_moved_by_a_fraction_of_a_pixel_is_seen_moved(
+    made: Image, dx: float, dy: float
+) -> None:
+    shifted = _moved(made, dx, dy)
+    seen = moved_px(_noisy(made, 1), _noisy(shifted, 2))
+    assert seen > MOST_MOTION_PX
+    if np.hypot(dx, dy) < 1:  # the linear estimate holds for small moves
+        assert seen == pytest.approx(np.hypot(dx, dy), rel=0.5)
+
+
+def test_one_implement_creeping_is_seen_moved(made: Image) -> None:
+    x0, y0, x1, y1 = (int(v) for v in scene(5, "ur").objects[0]["bbox"])
+    box = (x0 - 4, y0 - 4, x1 + 4, y1 + 4)
+    creeping = _moved(made, 0.35, 0.0, box)
+    assert moved_px(_noisy(made, 3), _noisy(creeping, 4)) > MOST_MOTION_PX
+
+
+def test_a_frame_that_moved_starts_the_average_again(made: Image) -> None:
+    older = _noisy(_moved(made, 0.6, 0.0), 0)
+    still = [_noisy(made, seed) for seed in (1, 2, 3)]
+    stack = StillStack()
+    for frame in [older, *still]:
+        stack.add(frame)
+    assert (stack.added, stack.kept) == (4, 3)
+    assert np.array_equal(stack.mean(), mean_of(still))
+    assert np.array_equal(stacked([still[0], older, still[1], still[2]]), mean_of(still[1:]))
+    stack.clear()
+    stack.add(still[0])
+    assert stack.mean() is still[0]
+    stack.clear()
+    with pytest.raises(ValueError, match="no frame"):
+        stack.mean()
+
+
+def test_readings_are_of_averaged_frames_none_shared(made: Image) -> None:
+    empty = scene(5, "ur").empty
+    frames = [_noisy(made, seed) for seed in range(10)]
+    settled: SettledReading[str] = SettledReading(
+        SettleDetector.for_tray(empty, still_frames=2), Agreement(needed=2), averaged=3
+    )
+    read: list[Image] = []
+
+    def reading(frame: Image) -> str:
+        read.append(frame)
+        return "3+yes"
+
+    given = [settled.offer(frame, reading) for frame in [empty, *frames]]
+    # The first frame is seen moving; still from the second: read after three (frames 1-3),
+    # then after three more (4-6), and the two readings agree.
+    assert [index for index, answer in enumerate(given) if answer] == [7]
+    assert len(read) == 2
+    assert np.array_equal(read[0], stacked(frames[1:4]))
+    assert np.array_equal(read[1], stacked(frames[4:7]))
+
+
+def test_a_reading_needs_at_least_one_frame() -> None:
+    with pytest.raises(ValueError, match="averaged"):
+        SettledReading(
+            SettleDetector.for_tray(np.zeros((90, 120, 3), np.uint8)), Agreement(), averaged=0
+        )
