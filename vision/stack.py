@@ -57,9 +57,11 @@ class StillStack:
         grey = _half_grey(frame)
         if self._first is None or _moved(*self._first, grey) > MOST_MOTION_PX:
             self._first = (grey, _slopes(grey))
-            self._total = np.zeros(frame.shape, np.float32)
             self._kept = 0
-        assert self._total is not None
+        if self._total is None or self._total.shape != frame.shape:
+            self._total = np.zeros(frame.shape, np.float32)
+        elif not self._kept:  # the sum of the last stack, kept to be filled again
+            self._total.fill(0.0)
         cv2.accumulate(frame, self._total)
         self._kept += 1
         self._newest = frame
@@ -67,14 +69,16 @@ class StillStack:
 
     def mean(self) -> Image:
         """The average of the frames kept (the newest frame itself when it is alone)."""
-        if self._newest is None or self._total is None:
+        if self._newest is None or self._total is None or not self._kept:
             raise ValueError("no frame to average")
         if self._kept == 1:
             return self._newest
         return np.asarray(cv2.convertScaleAbs(self._total, alpha=1.0 / self._kept), np.uint8)
 
     def clear(self) -> None:
-        self._total, self._newest, self._first = None, None, None
+        # The sum's memory is kept for the next stack: a frame's worth of floats, which
+        # the allocator would otherwise map and zero again at every reading.
+        self._newest, self._first = None, None
         self._kept = self.added = 0
 
 
