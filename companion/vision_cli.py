@@ -86,7 +86,7 @@ def add_vision_commands(commands: Any) -> None:
     watch = sub.add_parser("watch", help="print each settled reading of a live source")
     _reading_options(watch)
     _source(watch, required=True)
-    watch.add_argument("--still", type=int, default=5, help="still frames before reading")
+    watch.add_argument("--still", type=_at_least_one, default=5, help="still frames before reading")
     watch.add_argument(
         "--averaged",
         type=_at_least_one,

@@ -260,7 +260,10 @@ def test_watch_reads_a_settled_throw_from_averaged_frames(
         assert capsys.readouterr().out.count("throw 1") == readings
 
 
-def test_watch_refuses_averaging_no_frame(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("option", ["--averaged", "--still"])
+def test_watch_refuses_no_frame_to_wait_for_or_average(
+    capsys: pytest.CaptureFixture[str], option: str
+) -> None:
     with pytest.raises(SystemExit):
-        main(["vision", "watch", "--source", "x", "--averaged", "0"])
-    assert "--averaged: 0: at least 1" in capsys.readouterr().err
+        main(["vision", "watch", "--source", "x", option, "0"])
+    assert f"{option}: 0: at least 1" in capsys.readouterr().err

@@ -19,7 +19,8 @@ from numpy.typing import NDArray
 from vision.tray import Image
 
 STACKED = 4  # frames averaged for a reading
-# The frames are compared at half size, in tiles of this many (half-size) pixels.
+# The frames are compared at this size, in tiles of this many pixels of that size.
+MOTION_SCALE = 0.5
 MOTION_TILE = 32
 # Larger than this (picture pixels) in any tile, a frame has moved: a quarter of a pixel
 # blurs a 4 px numeral's strokes little, and is several times the estimate's noise.
@@ -89,7 +90,7 @@ def moved_px(reference: Image, frame: Image) -> float:
 
 def _half_grey(frame: Image) -> Grey:
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    half = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    half = cv2.resize(grey, None, fx=MOTION_SCALE, fy=MOTION_SCALE, interpolation=cv2.INTER_AREA)
     return np.asarray(half, np.float32)
 
 
@@ -102,7 +103,8 @@ def _slopes(grey: Grey) -> tuple[Grey, Grey]:
 
 def _moved(reference: Grey, slopes: tuple[Grey, Grey], grey: Grey) -> float:
     shifts = _tile_shifts(slopes, grey - reference)
-    return 2.0 * float(np.sqrt((shifts**2).sum(axis=-1)).max(initial=0.0))
+    largest = float(np.sqrt((shifts**2).sum(axis=-1)).max(initial=0.0))
+    return largest / MOTION_SCALE  # in picture pixels
 
 
 def _tile_shifts(slopes: tuple[Grey, Grey], change: Grey) -> NDArray[np.float64]:

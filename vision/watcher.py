@@ -19,8 +19,8 @@ class ThrowWatcher:
     """Feed it every frame; it returns an observation once per settled throw.
 
     A reading is returned only when ``agreeing`` consecutive readings give the same
-    summary, each of ``averaged`` still frames averaged; a hand or arm in the tray is
-    never a throw (it moves, or it is refused).
+    summary, each of ``averaged`` still frames or more averaged (see ``SettledReading``);
+    a hand or arm in the tray is never a throw (it moves, or it is refused).
     """
 
     reader: Reader
