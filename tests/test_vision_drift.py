@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.align import EdgeAlignment
 from vision.guided import flat_examples
 from vision.kit import kit_named
 from vision.observation import Kind
@@ -166,8 +167,9 @@ def test_an_unturned_picture_tells_no_turn() -> None:
     assert segmenter.turn_and_size(_moved(made.frame, 3, -2)) == (0.0, 1.0)
 
 
-def test_a_felt_without_texture_tells_no_shift() -> None:
-    """Nothing to match: the picture is compared as it is rather than moved at random."""
+def test_a_felt_without_texture_is_aligned_by_the_trays_edges() -> None:
+    """Nothing on the felt to match: the floor's outline and the walls tell the move,
+    to a fraction of a pixel; a turn they do not tell."""
     made = scene(1, "sticks4")
     plain = np.asarray(cv2.GaussianBlur(made.empty, (0, 0), 6), np.uint8)
     noise = np.random.default_rng(5)
@@ -176,8 +178,51 @@ def test_a_felt_without_texture_tells_no_shift() -> None:
         return np.clip(image + noise.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
 
     segmenter = Segmenter(calibrate(noisy(plain)))
-    assert segmenter.shift(noisy(_moved(plain, 3, -2))) == (0, 0)
+    assert segmenter.shift(noisy(_moved(plain, 3, -2))) == (3, -2)
+    found = segmenter.fine_shift(noisy(_moved_finely(plain, 1.4, -0.3)))
+    assert found == pytest.approx((1.4, -0.3), abs=0.1)
     assert segmenter.turn_and_size(noisy(_turned(plain, 1.0, 1.01))) == (0.0, 1.0)
+
+
+def test_edges_along_one_direction_tell_no_shift() -> None:
+    """Walls as dark as the felt on two sides: the edges left cannot tell a move along
+    themselves, and the picture is compared as it is rather than moved at random."""
+    made = scene(1, "sticks4")
+    tray = calibrate(made.empty)
+    grey = np.full(made.empty.shape[:2], 120, np.float32)
+    top, bottom = (round(float(y)) for y in (tray.floor[:, 1].min(), tray.floor[:, 1].max()))
+    grey[:top] = grey[bottom:] = 40
+    edges = EdgeAlignment(grey, tray.floor, tray.px_per_mm)
+    assert edges.shift(np.roll(grey, (1, 2), axis=(0, 1))) is None
+
+
+def test_a_darker_room_is_not_taken_for_a_move() -> None:
+    """Every edge changes in proportion to its levels: a gain, not a move."""
+    made = scene(1, "sticks4")
+    segmenter = Segmenter(calibrate(made.empty))
+    for gain in (0.7, 1.3):
+        darker = np.clip(made.frame * np.float32(gain), 0, 255).astype(np.uint8)
+        assert segmenter.fine_shift(darker) == pytest.approx((0.0, 0.0), abs=0.05)
+
+
+def test_a_throw_moved_by_a_fraction_of_a_pixel_is_read_as_if_it_had_not_moved() -> None:
+    """A fraction of a pixel blurs the felt's fine texture away and leaves thin changes
+    along the floor's outline: the reader moves its empty tray to the picture instead."""
+    made = scene(3, "sticks4")
+    reader = Reader(calibrate(made.empty), default_profile())
+    moved = _moved_finely(made.frame, 0.5, -0.5)
+    _assert_read_alike(reader, made.frame, moved, "sticks4")
+    assert reader.tray is not reader.calibrated
+
+
+def _moved_finely(image: Image, dx: float, dy: float) -> Image:
+    """Moved by fractions of a pixel (Lanczos), the border repeated."""
+    shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+    size = (image.shape[1], image.shape[0])
+    moved = cv2.warpAffine(
+        image, shift, size, flags=cv2.INTER_LANCZOS4, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(moved, np.uint8)
 
 
 def _lit(image: Image, gains: tuple[float, float, float]) -> Image:

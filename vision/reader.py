@@ -13,7 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
-from vision.align import Motion, turns
+from vision.align import Motion, follows
 from vision.binary_d4 import read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
@@ -91,7 +91,7 @@ class Reader:
 
     def read(self, frame: Image, kit: Kit | None = None) -> Observation:
         foreground = self.segmenter.foreground(frame, turn_back=False)
-        if foreground.turned and foreground.motion is not None:
+        if foreground.to_follow and foreground.motion is not None:
             self._follow(foreground.motion)
             foreground = self.segmenter.foreground(frame)
         frame = foreground.frame  # moved back onto the empty tray, relit as it was
@@ -117,12 +117,13 @@ class Reader:
         return observation.mapped(lambda box: tray.in_picture(foreground.placed(box)))
 
     def _follow(self, motion: Motion) -> None:
-        """Read from now on against the tray as it lies after a knock that turned it or
-        brought the camera nearer (``motion``: from the tray read against so far): turning
-        the empty tray once per knock costs less than turning every frame back, and blurs
-        no frame. A tray knocked back where it was calibrated is the calibrated one."""
+        """Read from now on against the tray as it lies after a knock that turned it,
+        brought the camera nearer or moved it by a fraction of a pixel (``motion``: from
+        the tray read against so far): moving the empty tray once per knock costs less
+        than turning every frame back, and blurs no frame. A tray knocked back where it
+        was calibrated, to whole pixels, is the calibrated one."""
         knock = motion if self._knock is None else _after(self._knock, motion)
-        self._knock = knock if turns(knock) else None
+        self._knock = knock if follows(knock) else None
         self.tray = self.calibrated if self._knock is None else self.calibrated.knocked(knock)
         self.segmenter = Segmenter(self.tray)
 
