@@ -445,16 +445,20 @@ def _level_shift(
 
 
 def _sampled(picture: NDArray[np.float32], points: NDArray[np.float32]) -> NDArray[np.float64]:
-    """The picture's levels at points (bilinear); -1 beyond its border."""
-    seen = cv2.remap(
-        picture,
-        points[:, 0].reshape(1, -1),
-        points[:, 1].reshape(1, -1),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=-1.0,
-    )
-    return np.asarray(seen, np.float64).ravel()
+    """The picture's levels at points, bilinear; -1 beyond its border. (OpenCV's remap
+    rounds places to 1/32 of a pixel in version 4.6, Raspberry Pi OS's: the rounds then
+    swayed by that much and never settled.)"""
+    height, width = picture.shape
+    x, y = points[:, 0].astype(np.float64), points[:, 1].astype(np.float64)
+    inside = (x >= 0) & (y >= 0) & (x <= width - 1) & (y <= height - 1)
+    left = np.clip(np.floor(x).astype(np.intp), 0, width - 2)
+    top = np.clip(np.floor(y).astype(np.intp), 0, height - 2)
+    across, down = x - left, y - top
+    upper = picture[top, left] * (1 - across) + picture[top, left + 1] * across
+    lower = picture[top + 1, left] * (1 - across) + picture[top + 1, left + 1] * across
+    seen = upper * (1 - down) + lower * down
+    seen[~inside] = -1.0
+    return np.asarray(seen, np.float64)
 
 
 def _tukey(change: NDArray[np.float64]) -> NDArray[np.float64]:
