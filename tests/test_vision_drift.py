@@ -15,7 +15,7 @@ from vision.kit import kit_named
 from vision.observation import Kind
 from vision.profile import default_profile
 from vision.reader import Reader
-from vision.segment import Segmenter
+from vision.segment import Segmenter, byte_median
 from vision.settle import Scene
 from vision.synthetic import scene
 from vision.tray import Image, calibrate
@@ -264,3 +264,9 @@ def test_faces_are_enrolled_as_they_are_read_under_other_light() -> None:
         # Lightness, the colour's two axes, and its hue (which fades out on a pale face).
         assert np.allclose(seen.features.as_array()[:3], dimmed.features.as_array()[:3], atol=1.5)
         assert abs(seen.features.values[-1] - dimmed.features.values[-1]) < 5.0
+
+
+@pytest.mark.parametrize("count", [1, 2, 7, 1000, 17001])
+def test_the_felts_median_from_histograms_is_numpys_median(count: int) -> None:
+    pixels = np.random.default_rng(count).integers(0, 256, (count, 3)).astype(np.uint8)
+    assert np.array_equal(byte_median(pixels), np.median(pixels, axis=0))

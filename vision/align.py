@@ -83,26 +83,26 @@ TUKEY = 4.685
 
 
 class Alignment:
-    """The empty tray's texture in patches of the floor, ready to be matched with frames'.
+    """The empty tray's texture in patches of the floor, and its edges, ready to be
+    matched with frames'.
 
     ``empty``: the empty tray at the working scale; ``empty_detail`` and ``floor``: its
-    fine texture and its floor at the analysis scale (see ``vision.segment``)."""
+    fine texture and its floor at the analysis scale (see ``vision.segment``); ``edges``:
+    its edges, at that scale too."""
 
     def __init__(
         self,
         empty: Image,
         empty_detail: NDArray[np.float32],
         floor: Mask,
-        edges: EdgeAlignment | None = None,
+        edges: EdgeAlignment,
     ) -> None:
         self._empty = empty
         self._empty_detail = empty_detail
         self._patches = _floor_patches(floor)
         self._edges = edges
 
-    def motion(
-        self, detail: NDArray[np.float32], smooth: NDArray[np.float32] | None = None
-    ) -> Motion | None:
+    def motion(self, detail: NDArray[np.float32], smooth: NDArray[np.float32]) -> Motion | None:
         """Where a frame (its texture at the analysis scale: ``detail``; its grey blurred
         at that scale, ``smooth``, whose edges tell a move finer) put the empty tray's
         pixels: a turn or a change of size when one is large enough to undo as such
@@ -142,21 +142,17 @@ class Alignment:
         return matches
 
     def translation(
-        self, matches: list[NDArray[np.float32]], smooth: NDArray[np.float32] | None = None
+        self, matches: list[NDArray[np.float32]], smooth: NDArray[np.float32]
     ) -> tuple[float, float] | None:
         """The move (working pixels, to a fraction of one) the tray's edges in ``smooth``
         (the frame's grey at the analysis scale, blurred) tell, and the felt's texture
         (``matches``) does not contradict (see EDGE_AGREEMENT_PX); else the texture's;
         None when neither tells."""
         texture = self.texture_shift(matches)
-        edges = None
-        if smooth is not None and self._edges is not None:
-            near = (
-                None
-                if texture is None
-                else (texture[0] * ANALYSIS_SCALE, texture[1] * ANALYSIS_SCALE)
-            )
-            edges = self._edges.shift(smooth, near)
+        near = (
+            None if texture is None else (texture[0] * ANALYSIS_SCALE, texture[1] * ANALYSIS_SCALE)
+        )
+        edges = self._edges.shift(smooth, near)
         if edges is None:
             return texture
         edges = (edges[0] / ANALYSIS_SCALE, edges[1] / ANALYSIS_SCALE)
