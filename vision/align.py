@@ -447,12 +447,17 @@ def _sampled(picture: NDArray[np.float32], points: NDArray[np.float32]) -> NDArr
     height, width = picture.shape
     x, y = points[:, 0].astype(np.float64), points[:, 1].astype(np.float64)
     inside = (x >= 0) & (y >= 0) & (x <= width - 1) & (y <= height - 1)
-    left = np.clip(np.floor(x).astype(np.intp), 0, width - 2)
-    top = np.clip(np.floor(y).astype(np.intp), 0, height - 2)
+    # Truncation is the floor inside the picture; the clip keeps places beyond it readable.
+    left = np.clip(x.astype(np.intp), 0, width - 2)
+    top = np.clip(y.astype(np.intp), 0, height - 2)
     across, down = x - left, y - top
-    upper = picture[top, left] * (1 - across) + picture[top, left + 1] * across
-    lower = picture[top + 1, left] * (1 - across) + picture[top + 1, left + 1] * across
-    seen = upper * (1 - down) + lower * down
+    flat = picture.ravel()
+    at = top * width + left
+    upper_left, upper_right = flat.take(at), flat.take(at + 1)
+    lower_left, lower_right = flat.take(at + width), flat.take(at + width + 1)
+    upper = upper_left + (upper_right - upper_left) * across
+    lower = lower_left + (lower_right - lower_left) * across
+    seen = upper + (lower - upper) * down
     seen[~inside] = -1.0
     return np.asarray(seen, np.float64)
 
