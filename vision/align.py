@@ -377,9 +377,7 @@ def _edge_level(grey: NDArray[np.float32], band: Mask, scale: float, blur: float
     picture = _blurred(grey, scale, blur)
     height, width = picture.shape
     band = np.asarray(cv2.resize(band, (width, height), interpolation=cv2.INTER_NEAREST), np.uint8)
-    # Scharr's kernel sums to 32 times the slope per pixel.
-    dx = cv2.Scharr(picture, cv2.CV_32F, 1, 0, scale=1 / 32)
-    dy = cv2.Scharr(picture, cv2.CV_32F, 0, 1, scale=1 / 32)
+    dx, dy = slopes(picture)
     steepness = np.hypot(dx, dy)
     ys, xs = np.nonzero((band > 0) & (steepness >= EDGE_MIN_SLOPE))
     across_x = np.abs(dx[ys, xs]) >= np.abs(dy[ys, xs])
@@ -393,6 +391,14 @@ def _edge_level(grey: NDArray[np.float32], band: Mask, scale: float, blur: float
         picture[ys, xs],
         np.stack([dx[ys, xs], dy[ys, xs]], axis=1).astype(np.float64),
     )
+
+
+def slopes(grey: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """A grey picture's slopes across x and across y, in grey levels a pixel."""
+    # Scharr's kernel sums to 32 times the slope per pixel.
+    dx = cv2.Scharr(grey, cv2.CV_32F, 1, 0, scale=1 / 32)
+    dy = cv2.Scharr(grey, cv2.CV_32F, 0, 1, scale=1 / 32)
+    return np.asarray(dx, np.float32), np.asarray(dy, np.float32)
 
 
 def _steepest(indices: NDArray[np.intp], steepness: NDArray[np.float32]) -> NDArray[np.intp]:

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.align import slopes
 from vision.tray import Image
 
 STACKED = 4  # frames averaged for a reading
@@ -55,7 +56,7 @@ class StillStack:
     def add(self, frame: Image) -> None:
         grey = _half_grey(frame)
         if self._first is None or _moved(*self._first, grey) > MOST_MOTION_PX:
-            self._first = (grey, _slopes(grey))
+            self._first = (grey, slopes(grey))
             self._kept = 0
         if self._total is None or self._total.shape != frame.shape:
             self._total = np.zeros(frame.shape, np.float32)
@@ -85,20 +86,13 @@ def moved_px(reference: Image, frame: Image) -> float:
     """How far (picture pixels) the part of ``frame`` that moved most has moved from
     ``reference``: the largest shift of any tile."""
     grey = _half_grey(reference)
-    return _moved(grey, _slopes(grey), _half_grey(frame))
+    return _moved(grey, slopes(grey), _half_grey(frame))
 
 
 def _half_grey(frame: Image) -> Grey:
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     half = cv2.resize(grey, None, fx=MOTION_SCALE, fy=MOTION_SCALE, interpolation=cv2.INTER_AREA)
     return np.asarray(half, np.float32)
-
-
-def _slopes(grey: Grey) -> tuple[Grey, Grey]:
-    # Scharr's kernel sums to 32 times the slope per pixel.
-    dx = cv2.Scharr(grey, cv2.CV_32F, 1, 0, scale=1 / 32)
-    dy = cv2.Scharr(grey, cv2.CV_32F, 0, 1, scale=1 / 32)
-    return np.asarray(dx, np.float32), np.asarray(dy, np.float32)
 
 
 def _moved(reference: Grey, slopes: tuple[Grey, Grey], grey: Grey) -> float:
