@@ -9,6 +9,7 @@ pipeline's logic and its refusals, not its tolerance to real light.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -313,28 +314,9 @@ def _d4(
     of the base."""
     rng = canvas.rng
     edge = rng.uniform(*canvas.d4_edge_mm)
-    angle = np.radians(place[2])
     if cocked:
-        points = []
-        for k in range(4):
-            a = angle + np.pi / 2 * k
-            points.append(
-                canvas.px(place[0] + edge * 0.6 * np.cos(a), place[1] + edge * 0.6 * np.sin(a))
-            )
-        polygon = np.asarray(points, np.int32)
-        canvas.shadow(polygon)
-        cv2.fillPoly(canvas.image, [polygon], rng.choice(DIE_COLOURS))
-        return _bbox(polygon)
-    radius = edge / np.sqrt(3)
-    base = [
-        np.asarray(canvas.px(place[0] + radius * np.cos(a), place[1] + radius * np.sin(a)))
-        for a in angle + np.array([0.0, 2 * np.pi / 3, 4 * np.pi / 3])
-    ]
-    centre = np.asarray(canvas.px(*place[:2]))
-    height = edge * np.sqrt(2 / 3)
-    apex = centre + (centre - np.asarray(SIZE, np.float64) / 2) * height / (
-        CAMERA_HEIGHT_MM - height
-    )
+        return _cocked_d4(canvas, place, edge)
+    base, apex, centre = _d4_corners(canvas, place, edge)
     if geometry is not None:  # where the corners are drawn, for tests of the d4's geometry
         geometry["top"] = [round(float(v), 2) for v in apex]
         geometry["base"] = [[round(float(v), 2) for v in corner] for corner in base]
@@ -347,6 +329,63 @@ def _d4(
     others = [v for v in range(1, 5) if v != value]
     rng.shuffle(others)  # either numbering (chirality), turned any way
     painted = _painted_tips(rng, tip) if tip is not None else None
+
+    def face(k: int, same: bool, light: float) -> NDArray[np.float32]:
+        """Face k (from base corner k to the next) as drawn upright, ``same``: turning
+        as the upright face does."""
+        ends = (k, (k + 1) % 3) if same else ((k + 1) % 3, k)
+        if painted is None:
+            return _d4_face(body, ink, font, (value, others[ends[0]], others[ends[1]]), light)
+        marks = (painted[0], painted[1 + ends[0]], painted[1 + ends[1]])
+        return _binary_d4_face(body, ink, marks, light)
+
+    _paint_d4(canvas, hull, (apex, base, centre), face)
+    return _bbox(hull)
+
+
+def _cocked_d4(canvas: _Canvas, place: tuple[float, float, float], edge: float) -> list[int]:
+    """A d4 resting on an edge, as a blank square of its colour."""
+    angle = np.radians(place[2])
+    points = []
+    for k in range(4):
+        a = angle + np.pi / 2 * k
+        points.append(
+            canvas.px(place[0] + edge * 0.6 * np.cos(a), place[1] + edge * 0.6 * np.sin(a))
+        )
+    polygon = np.asarray(points, np.int32)
+    canvas.shadow(polygon)
+    cv2.fillPoly(canvas.image, [polygon], canvas.rng.choice(DIE_COLOURS))
+    return _bbox(polygon)
+
+
+def _d4_corners(
+    canvas: _Canvas, place: tuple[float, float, float], edge: float
+) -> tuple[list[NDArray[np.float64]], NDArray[np.float64], NDArray[np.float64]]:
+    """A d4's base corners, its top point lifted by perspective and its base's centre, in
+    picture pixels."""
+    angle = np.radians(place[2])
+    radius = edge / np.sqrt(3)
+    base = [
+        np.asarray(canvas.px(place[0] + radius * np.cos(a), place[1] + radius * np.sin(a)))
+        for a in angle + np.array([0.0, 2 * np.pi / 3, 4 * np.pi / 3])
+    ]
+    centre = np.asarray(canvas.px(*place[:2]))
+    height = edge * np.sqrt(2 / 3)
+    apex = centre + (centre - np.asarray(SIZE, np.float64) / 2) * height / (
+        CAMERA_HEIGHT_MM - height
+    )
+    return base, apex, centre
+
+
+def _paint_d4(
+    canvas: _Canvas,
+    hull: NDArray[np.int32],
+    corners: tuple[NDArray[np.float64], list[NDArray[np.float64]], NDArray[np.float64]],
+    face: Callable[[int, bool, float], NDArray[np.float32]],
+) -> None:
+    """The d4's visible faces (``face(k, same, light)``, see :func:`_d4`) pasted into the
+    picture within ``hull``, with the camera's slight blur along their outline."""
+    apex, base, centre = corners
     x0, y0, x1, y1 = _bbox(hull)
     x0, y0 = max(0, x0 - 4), max(0, y0 - 4)
     region = canvas.image[y0 : y1 + 4, x0 : x1 + 4]
@@ -358,22 +397,14 @@ def _d4(
         a, b = base[k], base[(k + 1) % 3]
         if _face_hidden(apex, a, b, centre):
             continue
-        same = np.sign(_turn(apex, a, b)) == upright
+        same = bool(np.sign(_turn(apex, a, b)) == upright)
         first, second = (a, b) if same else (b, a)
-        values = (others[k], others[(k + 1) % 3]) if same else (others[(k + 1) % 3], others[k])
-        light = _face_light(apex, first, second)
-        if painted is None:
-            texture = _d4_face(body, ink, font, (value, *values), light)
-        else:
-            ends = (k, (k + 1) % 3) if same else ((k + 1) % 3, k)
-            marks = (painted[0], painted[1 + ends[0]], painted[1 + ends[1]])
-            texture = _binary_d4_face(body, ink, marks, light)
+        texture = face(k, same, _face_light(apex, first, second))
         _paste_face(layer, cover, texture, (apex - origin, first - origin, second - origin))
     soft = cv2.GaussianBlur(cover, (0, 0), 0.6)[..., None]
     blurred = cv2.GaussianBlur(layer, (0, 0), 0.6)
     mixed = region.astype(np.float32) * (1 - soft) + blurred
     region[...] = np.clip(mixed, 0, 255).astype(np.uint8)
-    return _bbox(hull)
 
 
 def _turn(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.float64]) -> float:
@@ -609,80 +640,115 @@ def scene(
     the family of D4_FONTS the d4s' numerals are painted in; ``floor_mm`` the inside of the
     tray, long side first (at most about 450 x 340 mm in the picture).
     """
+    _check_options(d4_font, floor_mm, look)
     rng = Random(seed)
-    if d4_font not in D4_FONTS:
-        raise ValueError(f"no d4 font {d4_font!r}: one of {', '.join(D4_FONTS)}")
-    check_drawable(floor_mm)
-    if look is not None and look not in LOOKS and look not in OTHER_LOOKS:
-        raise ValueError(f"no stick look {look!r}: one of {', '.join([*LOOKS, *OTHER_LOOKS])}")
     canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font, floor_mm)
     empty = canvas.image.copy()
-    placer = _Placer(rng, floor_mm)
-    drawn_look = rng.choice(list(LOOKS))
-    look = look or drawn_look
-    objects: list[dict[str, object]] = []
-    label: dict[str, object] = {"kit": kit, "design": look, "expect": "read"}
-    sticks = {"sticks4": 4, "sticks3": 3}.get(kit, 0)
-    for index in range(sticks):
-        face = rng.choice("MP")
-        if faces is not None:
-            face = faces[index]
-        if trouble == "on-edge" and index == 0:
-            face = "edge"
-        place = placer.narrow(STICK_SIZE_MM)
-        objects.append({"kind": "stick", "face": face, "bbox": _stick(canvas, look, place, face)})
-    if kit in ("ur", "ur-nostick"):
-        value = rng.randint(1, 4)
-        if values is not None:
-            value = values[0]
-        geometry: dict[str, object] = {}
-        box = _d4(canvas, placer.place(20), trouble == "cocked", value, geometry)
-        objects.append({"kind": "d4", "value": value, "bbox": box, **geometry})
-    if kit == "binary-d4":
-        for index in range(4):
-            face = rng.choice("MP")
-            if faces is not None:
-                face = faces[index]
-            cocked = trouble == "cocked" and index == 0
-            box = _d4(canvas, placer.place(20), cocked, tip=face)
-            objects.append({"kind": "d4", "face": face, "bbox": box})
-    if kit == "ur":
-        face = "edge" if trouble == "on-edge" else rng.choice("MP")
-        if faces is not None and face != "edge":
-            face = faces[0]
-        objects.append(
-            {
-                "kind": "yesno",
-                "face": face,
-                "bbox": _yesno(canvas, placer.narrow(YESNO_SIZE_MM), face),
-            }
-        )
-    if kit == "modern":
-        reach = max(15.0, d6_side_mm[1] - 3)  # the d6 and its shadow, room to tilt its top face
-        for index in range(2):
-            value = rng.randint(1, 6)
-            if values is not None:
-                value = values[index]
-            cocked = trouble == "cocked" and index == 0
-            objects.append(
-                {
-                    "kind": "d6",
-                    "value": value,
-                    "bbox": _d6(canvas, placer.place(reach), value, cocked),
-                }
-            )
-    if trouble == "touching":
-        _touching(canvas, objects, look)
-    if trouble == "off-tray":
-        _cut_by_border(canvas, objects, look, kit)
-    if trouble == "hand":
-        _hand(canvas)
+    drawn_look = rng.choice(list(LOOKS))  # drawn even when chosen: the rest stays
+    throw = _Throw(canvas, _Placer(rng, floor_mm), trouble, faces, values, look or drawn_look)
+    objects = throw.implements(kit)
+    _make_trouble(canvas, objects, trouble, throw.look, kit)
+    label: dict[str, object] = {"kit": kit, "design": throw.look, "expect": "read"}
     if trouble is not None:
         label["expect"] = "refuse"
         label["reasons"] = [trouble]
     label["objects"] = objects
     frame, empty = canvas.finish(empty)
     return SyntheticScene(frame, empty, label)
+
+
+def _check_options(d4_font: str, floor_mm: tuple[float, float], look: str | None) -> None:
+    """ValueError for a font, a floor or a look :func:`scene` cannot draw."""
+    if d4_font not in D4_FONTS:
+        raise ValueError(f"no d4 font {d4_font!r}: one of {', '.join(D4_FONTS)}")
+    check_drawable(floor_mm)
+    if look is not None and look not in LOOKS and look not in OTHER_LOOKS:
+        raise ValueError(f"no stick look {look!r}: one of {', '.join([*LOOKS, *OTHER_LOOKS])}")
+
+
+@dataclass
+class _Throw:
+    """The implements of one throw, drawn one kind after another (in a fixed order: a
+    seed draws the same scene), with the faces and values asked for, if any."""
+
+    canvas: _Canvas
+    placer: _Placer
+    trouble: str | None
+    faces: str | None
+    values: tuple[int, ...] | None
+    look: str
+
+    def implements(self, kit: str) -> list[dict[str, object]]:
+        objects = self._sticks({"sticks4": 4, "sticks3": 3}.get(kit, 0))
+        if kit in ("ur", "ur-nostick"):
+            objects.append(self._d4())
+        if kit == "binary-d4":
+            objects.extend(self._binary_d4(index) for index in range(4))
+        if kit == "ur":
+            objects.append(self._yesno())
+        if kit == "modern":
+            objects.extend(self._d6(index) for index in range(2))
+        return objects
+
+    def _face(self, index: int) -> str:
+        face = self.canvas.rng.choice("MP")
+        return face if self.faces is None else self.faces[index]
+
+    def _value(self, index: int, sides: int) -> int:
+        value = self.canvas.rng.randint(1, sides)
+        return value if self.values is None else self.values[index]
+
+    def _sticks(self, count: int) -> list[dict[str, object]]:
+        objects: list[dict[str, object]] = []
+        for index in range(count):
+            face = self._face(index)
+            if self.trouble == "on-edge" and index == 0:
+                face = "edge"
+            place = self.placer.narrow(STICK_SIZE_MM)
+            box = _stick(self.canvas, self.look, place, face)
+            objects.append({"kind": "stick", "face": face, "bbox": box})
+        return objects
+
+    def _d4(self) -> dict[str, object]:
+        value = self._value(0, 4)
+        geometry: dict[str, object] = {}
+        cocked = self.trouble == "cocked"
+        box = _d4(self.canvas, self.placer.place(20), cocked, value, geometry)
+        return {"kind": "d4", "value": value, "bbox": box, **geometry}
+
+    def _binary_d4(self, index: int) -> dict[str, object]:
+        face = self._face(index)
+        cocked = self.trouble == "cocked" and index == 0
+        box = _d4(self.canvas, self.placer.place(20), cocked, tip=face)
+        return {"kind": "d4", "face": face, "bbox": box}
+
+    def _yesno(self) -> dict[str, object]:
+        face = "edge" if self.trouble == "on-edge" else self.canvas.rng.choice("MP")
+        if self.faces is not None and face != "edge":
+            face = self.faces[0]
+        box = _yesno(self.canvas, self.placer.narrow(YESNO_SIZE_MM), face)
+        return {"kind": "yesno", "face": face, "bbox": box}
+
+    def _d6(self, index: int) -> dict[str, object]:
+        # The d6 and its shadow, with room to tilt its top face.
+        reach = max(15.0, self.canvas.d6_side_mm[1] - 3)
+        value = self._value(index, 6)
+        cocked = self.trouble == "cocked" and index == 0
+        box = _d6(self.canvas, self.placer.place(reach), value, cocked)
+        return {"kind": "d6", "value": value, "bbox": box}
+
+
+def _make_trouble(
+    canvas: _Canvas, objects: list[dict[str, object]], trouble: str | None, look: str, kit: str
+) -> None:
+    """What makes the throw one to refuse, drawn over it (``on-edge`` and ``cocked`` were
+    drawn with the implements)."""
+    if trouble == "touching":
+        _touching(canvas, objects, look)
+    if trouble == "off-tray":
+        _cut_by_border(canvas, objects, look, kit)
+    if trouble == "hand":
+        _hand(canvas)
 
 
 def check_drawable(floor_mm: tuple[float, float]) -> None:
