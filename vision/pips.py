@@ -251,42 +251,65 @@ def count_pips(
     if region is None:
         return PipCount(None, 0.0, lying_flat=False)
     contrast = signed_contrast(lab, region)
-    # The bounds of this die's pips: their width, and the spacing between them.
-    small = side_mm < SMALL_DIE_MM
-    pip_mm = (
-        SMALL_PIP_MM if small else PIP_DIAMETER_MM[0],
-        max(PIP_DIAMETER_MM[1], PIP_LARGEST_SHARE * side_mm),
-    )
-    pitch_mm = (min(PIP_PITCH_MM[0], PIP_PITCH_SMALLEST_SHARE * side_mm), PIP_PITCH_MM[1])
-    # Thin lines of shade along the edges would join the pips near them: an opening keeps
-    # what is as wide as a pip.
-    core = PIP_CORE_PX[0] if small else PIP_CORE_PX[1]
+    bounds = _PipBounds.of_die(side_mm)
     face = _Face(
         region,
         _eroded(region, CORE_INSET_MM * px_per_mm),
         _eroded(top, CORE_INSET_MM * px_per_mm),
         contrast,
         px_per_mm,
-        pitch_mm,
+        bounds.pitch_mm,
         *np.meshgrid(
             np.arange(crop.shape[1], dtype=np.float32), np.arange(crop.shape[0], dtype=np.float32)
         ),
         side_mm * px_per_mm * camera_height_mm / (camera_height_mm - side_mm),
     )
+    counts, confidences = _counts(face, outline, bounds)
+    if len(counts) != 1:
+        return PipCount(None, 0.0, lying_flat=bool(counts) or _square_face(region, px_per_mm))
+    return PipCount(counts.pop(), min(confidences))
+
+
+@dataclass(frozen=True, slots=True)
+class _PipBounds:
+    """A die's pips: their width and the spacing between them (mm), and the opening (pixels)
+    that keeps what is as wide as a pip, so that thin lines of shade along the edges do not
+    join the pips near them."""
+
+    pip_mm: tuple[float, float]
+    pitch_mm: tuple[float, float]
+    core: int
+
+    @classmethod
+    def of_die(cls, side_mm: float) -> _PipBounds:
+        small = side_mm < SMALL_DIE_MM
+        return cls(
+            (
+                SMALL_PIP_MM if small else PIP_DIAMETER_MM[0],
+                max(PIP_DIAMETER_MM[1], PIP_LARGEST_SHARE * side_mm),
+            ),
+            (min(PIP_PITCH_MM[0], PIP_PITCH_SMALLEST_SHARE * side_mm), PIP_PITCH_MM[1]),
+            PIP_CORE_PX[0] if small else PIP_CORE_PX[1],
+        )
+
+
+def _counts(face: _Face, outline: Mask, bounds: _PipBounds) -> tuple[set[int], list[float]]:
+    """Every count of pips whose layout holds on the face, and each layout's confidence.
+    Pips are lighter than the body or darker: both are tried, and a count stands only when
+    it is the one count that holds."""
     # Pips near the face's edges sit where the region of the face's colour stops short
     # (the rounded, differently shaded border): a pip's reach around it is taken in.
-    reach = max(3, round(2 * PIP_REACH_MM * px_per_mm) | 1)
-    near = np.asarray(
-        cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))),
-        np.uint8,
-    )
-    # Pips are lighter than the body or darker: both are tried, and a count stands only
-    # when it is the one count that holds.
+    reach = max(3, round(2 * PIP_REACH_MM * face.px_per_mm) | 1)
+    shape = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    near = np.asarray(cv2.dilate(face.region, shape), np.uint8)
     counts: set[int] = set()
     confidences: list[float] = []
     for polarity in (1.0, -1.0):
         marks, parted = _round_marks(
-            _marks(polarity * contrast, outline, core), px_per_mm, near, pip_mm
+            _marks(polarity * face.contrast, outline, bounds.core),
+            face.px_per_mm,
+            near,
+            bounds.pip_mm,
         )
         found = _layouts(marks, face, polarity)
         if not found and parted:
@@ -294,9 +317,7 @@ def count_pips(
         for centres, confidence in found:
             counts.add(len(centres))
             confidences.append(confidence)
-    if len(counts) != 1:
-        return PipCount(None, 0.0, lying_flat=bool(counts) or _square_face(region, px_per_mm))
-    return PipCount(counts.pop(), min(confidences))
+    return counts, confidences
 
 
 def _top_region(
