@@ -191,6 +191,35 @@ def test_a_binary_die_on_the_empty_tray_reads_nothing_painted() -> None:
     assert reading.face is None and "floor" in reading.detail
 
 
+def test_a_tip_of_the_felt_s_colour_that_hides_its_texture_is_on_the_die() -> None:
+    """Throw 879723294: a white die's black tips on a dark felt are of the felt's colour,
+    and were taken for the floor ("lies on the floor"); they hide the felt's fine texture,
+    which the floor round the die keeps, so they are on the die: all four dice are read."""
+    made = scene(879723294, "binary-d4")
+    observation = Reader(calibrate(made.empty), default_profile()).read(
+        made.frame, kit_named("binary-d4")
+    )
+    assert not observation.refusals
+    assert sorted(str(i.face) for i in observation.implements) == sorted(
+        str(o["face"]) for o in made.objects
+    )
+
+
+def test_on_a_felt_without_texture_a_tip_of_its_colour_is_the_floor() -> None:
+    """The die fitted on a throw, read off an empty tray of one even colour, the camera's
+    noise added: no texture tells the tips from the floor (a felt without texture hides
+    none), and the colour alone says they are the floor."""
+    made = scene(302, "binary-d4")
+    tray = calibrate(made.empty)
+    blobs = list(Segmenter(tray).foreground(made.frame).blobs)
+    (tetra,) = fit_tetras(made.frame, blobs[:1], tray, painted=True)
+    plain = np.full_like(made.empty, np.median(made.empty.reshape(-1, 3), axis=0))
+    noise = np.random.default_rng(5).normal(0.0, 2.0, plain.shape)
+    noisy = np.clip(plain + noise, 0, 255).astype(np.uint8)
+    reading = read_binary_d4(noisy, tetra, plain)
+    assert reading.face is None and "floor" in reading.detail
+
+
 def test_a_read_throw_of_four_binary_dice_is_a_throw_of_ur_finkel() -> None:
     rules = games.get("ur-finkel")
     made = scene(2, "binary-d4", faces="MPMM")

@@ -49,6 +49,15 @@ PLAIN_SHARE = 0.3
 # same felt in two pictures differs by a few units in a region's median; on generated
 # seed 37, 5 and 10 both refused the blank squares, 10 three more clean throws besides.
 FLOOR_LIKE = 6.0
+# ... unless the tip hides the felt's fine texture, which the floor round the die keeps: a
+# tip painted in the felt's colour (black paint, a dark felt), or a bare tip of a die of the
+# felt's colour, is on the die. Correlations of the fine texture with the empty tray's, as
+# ``vision.segment`` measures them: the floor round the die must keep it this well for the
+# texture to tell (a felt without texture keeps the colour rule alone) ...
+TEXTURE_SHOWN = 0.5
+TEXTURE_HIDDEN = 0.25  # ... and a tip hides it under this
+TEXTURE_BLUR = 1.0  # pixels: the fine texture is the grey level less its blur by this
+DIE_REACH = 3  # pixels past the fitted die that are not counted as floor round it
 MIN_PIXELS = 12  # a region smaller than this in the rectified face says nothing
 THINNEST_FACE = 0.15  # a face's area in the picture over the base's (1/3 seen from above)
 
@@ -71,26 +80,28 @@ def read_binary_d4(
     then told by the other three: the die has two painted tips."""
     # Only the die's own pixels are turned to Lab: the whole frame would cost 3 ms a die.
     x0, y0, x1, y1 = tetra.bounds(2)
-    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-    floor = cv2.cvtColor(empty[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
     shift = np.array([x0, y0], np.float64)
+    picture, floor = _lab_and_texture(frame[y0:y1, x0:x1]), _lab_and_texture(empty[y0:y1, x0:x1])
+    textured = _texture_kept(picture, floor, _round_die(tetra, shift, picture.shape)) >= (
+        TEXTURE_SHOWN
+    )
     contrasts: dict[str, list[float]] = {"top": [], "0": [], "1": [], "2": []}
     for i, j in tetra.faces():
         if tetra.face_share((i, j)) < THINNEST_FACE:
             continue  # seen nearly edge on: too few pixels to say what is painted
         corners = (tetra.apex - shift, tetra.base[i] - shift, tetra.base[j] - shift)
-        face, floor_face = _rectified(lab, corners), _rectified(floor, corners)
+        face, floor_face = _rectified(picture, corners), _rectified(floor, corners)
         middle = face[_REGIONS["middle"]]
         if len(middle) < MIN_PIXELS:
             continue
-        body = channel_median(middle)
+        body = channel_median(middle[:, :3])
         for tip, region in zip(("top", str(i), str(j)), ("top", "left", "right"), strict=True):
-            pixels = face[_REGIONS[region]]
-            if len(pixels) < MIN_PIXELS:
+            inside = _REGIONS[region]
+            if np.count_nonzero(inside) < MIN_PIXELS:
                 continue
-            colour = channel_median(pixels)
-            if np.linalg.norm(colour - channel_median(floor_face[_REGIONS[region]])) < FLOOR_LIKE:
-                # The empty tray's own colour: the fit put this tip off the die.
+            colour = channel_median(face[inside][:, :3])
+            if _on_floor(colour, face, floor_face, inside, textured):
+                # The empty tray's own colour and texture: the fit put this tip off the die.
                 return BinaryReading(None, 0.0, f"the d4's {_tip_name(tip)} lies on the floor")
             contrasts[tip].append(float(np.linalg.norm(colour - body)))
     return _judged(contrasts, hidden_allowed=1 if outline_flat else 0)
@@ -128,13 +139,62 @@ def _tip_name(tip: str) -> str:
     return "top point" if tip == "top" else "base corner"
 
 
+def _on_floor(
+    colour: NDArray[np.float32],
+    face: NDArray[np.float32],
+    floor_face: NDArray[np.float32],
+    inside: NDArray[np.bool_],
+    textured: bool,
+) -> bool:
+    """Whether a tip (``inside`` the rectified ``face``, of median ``colour``) is the
+    floor: of the empty tray's colour there, and, where the felt's texture tells
+    (``textured``), not hiding it."""
+    if np.linalg.norm(colour - channel_median(floor_face[inside][:, :3])) >= FLOOR_LIKE:
+        return False
+    return not textured or _texture_kept(face, floor_face, inside) >= TEXTURE_HIDDEN
+
+
+def _lab_and_texture(picture: Image) -> NDArray[np.float32]:
+    """A picture's Lab colours and its fine texture (grey level less its blur), as four
+    channels: the faces are rectified once for both."""
+    lab = cv2.cvtColor(picture, cv2.COLOR_BGR2LAB).astype(np.float32)
+    grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    fine = grey - cv2.GaussianBlur(grey, (0, 0), TEXTURE_BLUR)
+    return np.asarray(np.dstack([lab, fine]), np.float32)
+
+
+def _texture_kept(
+    picture: NDArray[np.float32], floor: NDArray[np.float32], inside: NDArray[np.bool_]
+) -> float:
+    """The correlation of the fine texture (4th channel) of the picture and of the empty
+    tray, over the pixels ``inside``; near 0 where either has none (as
+    ``vision.segment`` measures it, the powers kept off 0)."""
+    seen, empty = picture[..., 3][inside], floor[..., 3][inside]
+    count = max(len(seen), 1)
+    power = float(np.dot(seen, seen)) * float(np.dot(empty, empty)) / count**2
+    return float(np.dot(seen, empty)) / count / float(np.sqrt(power + 1e-3))
+
+
+def _round_die(
+    tetra: Tetra, shift: NDArray[np.float64], shape: tuple[int, ...]
+) -> NDArray[np.bool_]:
+    """The floor round the fitted die in its crop: the crop less the die and a few
+    pixels past it."""
+    die = np.zeros(shape[:2], np.uint8)
+    corners = np.vstack([tetra.base, tetra.apex[None]]) - shift
+    hull = cv2.convexHull(np.round(corners).astype(np.int32))
+    cv2.fillConvexPoly(die, hull, 1)
+    reach = 2 * DIE_REACH + 1
+    return np.asarray(cv2.dilate(die, np.ones((reach, reach), np.uint8)) == 0)
+
+
 def _rectified(
-    lab: NDArray[np.float32], corners: tuple[NDArray[np.float64], ...]
+    picture: NDArray[np.float32], corners: tuple[NDArray[np.float64], ...]
 ) -> NDArray[np.float32]:
     """The face through ``corners`` (top, lower left, lower right) seen square on."""
     to_face = cv2.getAffineTransform(np.asarray(corners, np.float32), canonical_triangle())
     size = (CANONICAL_EDGE, CANONICAL_EDGE)
-    return np.asarray(cv2.warpAffine(lab, to_face, size, flags=cv2.INTER_AREA), np.float32)
+    return np.asarray(cv2.warpAffine(picture, to_face, size, flags=cv2.INTER_AREA), np.float32)
 
 
 def _regions() -> dict[str, NDArray[np.bool_]]:
