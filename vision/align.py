@@ -429,14 +429,14 @@ def _level_shift(
         weights[seen < 0] = 0.0  # beyond the frame
         if float(weights.mean()) < EDGE_MIN_KEPT:
             return None
-        slopes = gain * level.slopes
+        seen_slopes = gain * level.slopes
         # What changed otherwise may leave one direction's slopes out: it cannot tell.
-        weighted = slopes * weights[:, None]
-        if float(np.linalg.eigvalsh(weighted.T @ slopes)[0]) < (
+        weighted = seen_slopes * weights[:, None]
+        if float(np.linalg.eigvalsh(weighted.T @ seen_slopes)[0]) < (
             EDGE_MIN_INFO / 2 * float(weights.sum())
         ):
             return None
-        terms = np.column_stack([slopes, -centred, -np.ones_like(centred)])
+        terms = np.column_stack([seen_slopes, -centred, -np.ones_like(centred)])
         weighted_terms = terms * weights[:, None]
         step = np.linalg.solve(weighted_terms.T @ terms, weighted_terms.T @ change)
         shift -= step[:2]

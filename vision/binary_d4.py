@@ -15,6 +15,7 @@ else (a fit that slipped, a shadow, a glint) is a refusal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -51,9 +52,10 @@ PLAIN_SHARE = 0.3
 FLOOR_LIKE = 6.0
 # ... unless the tip hides the felt's fine texture, which the floor round the die keeps: a
 # tip painted in the felt's colour (black paint, a dark felt), or a bare tip of a die of the
-# felt's colour, is on the die. Correlations of the fine texture with the empty tray's, as
-# ``vision.segment`` measures them: the floor round the die must keep it this well for the
-# texture to tell (a felt without texture keeps the colour rule alone) ...
+# felt's colour, is on the die. Correlations of the fine texture (grey level less its blur
+# by TEXTURE_BLUR) with the empty tray's, the thresholds of ``vision.segment``'s: the floor
+# round the die must keep it this well for the texture to tell (a felt without texture
+# keeps the colour rule alone) ...
 TEXTURE_SHOWN = 0.5
 TEXTURE_HIDDEN = 0.25  # ... and a tip hides it under this
 TEXTURE_BLUR = 1.0  # pixels: the fine texture is the grey level less its blur by this
@@ -81,26 +83,26 @@ def read_binary_d4(
     # Only the die's own pixels are turned to Lab: the whole frame would cost 3 ms a die.
     x0, y0, x1, y1 = tetra.bounds(2)
     shift = np.array([x0, y0], np.float64)
-    picture, floor = _lab_and_texture(frame[y0:y1, x0:x1]), _lab_and_texture(empty[y0:y1, x0:x1])
-    textured = _texture_kept(picture, floor, _round_die(tetra, shift, picture.shape)) >= (
-        TEXTURE_SHOWN
-    )
+    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    floor = cv2.cvtColor(empty[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    texture = _FloorTexture(frame[y0:y1, x0:x1], empty[y0:y1, x0:x1], tetra, shift)
     contrasts: dict[str, list[float]] = {"top": [], "0": [], "1": [], "2": []}
     for i, j in tetra.faces():
         if tetra.face_share((i, j)) < THINNEST_FACE:
             continue  # seen nearly edge on: too few pixels to say what is painted
         corners = (tetra.apex - shift, tetra.base[i] - shift, tetra.base[j] - shift)
-        face, floor_face = _rectified(picture, corners), _rectified(floor, corners)
+        face, floor_face = _rectified(lab, corners), _rectified(floor, corners)
         middle = face[_REGIONS["middle"]]
         if len(middle) < MIN_PIXELS:
             continue
-        body = channel_median(middle[:, :3])
+        body = channel_median(middle)
         for tip, region in zip(("top", str(i), str(j)), ("top", "left", "right"), strict=True):
             inside = _REGIONS[region]
             if np.count_nonzero(inside) < MIN_PIXELS:
                 continue
-            colour = channel_median(face[inside][:, :3])
-            if _on_floor(colour, face, floor_face, inside, textured):
+            colour = channel_median(face[inside])
+            floor_like = np.linalg.norm(colour - channel_median(floor_face[inside])) < FLOOR_LIKE
+            if floor_like and not texture.hidden(corners, inside):
                 # The empty tray's own colour and texture: the fit put this tip off the die.
                 return BinaryReading(None, 0.0, f"the d4's {_tip_name(tip)} lies on the floor")
             contrasts[tip].append(float(np.linalg.norm(colour - body)))
@@ -139,37 +141,43 @@ def _tip_name(tip: str) -> str:
     return "top point" if tip == "top" else "base corner"
 
 
-def _on_floor(
-    colour: NDArray[np.float32],
-    face: NDArray[np.float32],
-    floor_face: NDArray[np.float32],
-    inside: NDArray[np.bool_],
-    textured: bool,
-) -> bool:
-    """Whether a tip (``inside`` the rectified ``face``, of median ``colour``) is the
-    floor: of the empty tray's colour there, and, where the felt's texture tells
-    (``textured``), not hiding it."""
-    if np.linalg.norm(colour - channel_median(floor_face[inside][:, :3])) >= FLOOR_LIKE:
-        return False
-    return not textured or _texture_kept(face, floor_face, inside) >= TEXTURE_HIDDEN
+class _FloorTexture:
+    """The fine texture (grey level less its blur) of a die's crop and of the empty tray's,
+    worked out only when a tip of the floor's colour asks whether it hides the felt's
+    texture (rare: most dice never ask)."""
+
+    def __init__(self, crop: Image, empty: Image, tetra: Tetra, shift: NDArray[np.float64]) -> None:
+        self._crop, self._empty = crop, empty
+        self._tetra, self._shift = tetra, shift
+
+    @cached_property
+    def _fine(self) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        return _fine_texture(self._crop), _fine_texture(self._empty)
+
+    @cached_property
+    def _shown(self) -> bool:
+        """Whether the floor round the die keeps the felt's texture well enough to tell."""
+        seen, empty = self._fine
+        round_die = _round_die(self._tetra, self._shift, seen.shape)
+        return _correlation(seen[round_die], empty[round_die]) >= TEXTURE_SHOWN
+
+    def hidden(self, corners: tuple[NDArray[np.float64], ...], inside: NDArray[np.bool_]) -> bool:
+        """Whether the part ``inside`` the face through ``corners`` (rectified) hides the
+        felt's texture, where the floor round the die shows that it would tell."""
+        if not self._shown:
+            return False
+        seen, empty = (_rectified(fine, corners)[inside] for fine in self._fine)
+        return _correlation(seen, empty) < TEXTURE_HIDDEN
 
 
-def _lab_and_texture(picture: Image) -> NDArray[np.float32]:
-    """A picture's Lab colours and its fine texture (grey level less its blur), as four
-    channels: the faces are rectified once for both."""
-    lab = cv2.cvtColor(picture, cv2.COLOR_BGR2LAB).astype(np.float32)
+def _fine_texture(picture: Image) -> NDArray[np.float32]:
     grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    fine = grey - cv2.GaussianBlur(grey, (0, 0), TEXTURE_BLUR)
-    return np.asarray(np.dstack([lab, fine]), np.float32)
+    return np.asarray(grey - cv2.GaussianBlur(grey, (0, 0), TEXTURE_BLUR), np.float32)
 
 
-def _texture_kept(
-    picture: NDArray[np.float32], floor: NDArray[np.float32], inside: NDArray[np.bool_]
-) -> float:
-    """The correlation of the fine texture (4th channel) of the picture and of the empty
-    tray, over the pixels ``inside``; near 0 where either has none (as
-    ``vision.segment`` measures it, the powers kept off 0)."""
-    seen, empty = picture[..., 3][inside], floor[..., 3][inside]
+def _correlation(seen: NDArray[np.float32], empty: NDArray[np.float32]) -> float:
+    """The correlation of two fine textures' pixels; near 0 where either has none (the
+    powers kept off 0, as ``vision.segment`` does)."""
     count = max(len(seen), 1)
     power = float(np.dot(seen, seen)) * float(np.dot(empty, empty)) / count**2
     return float(np.dot(seen, empty)) / count / float(np.sqrt(power + 1e-3))

@@ -95,20 +95,20 @@ def _half_grey(frame: Image) -> Grey:
     return np.asarray(half, np.float32)
 
 
-def _moved(reference: Grey, slopes: tuple[Grey, Grey], grey: Grey) -> float:
-    shifts = _tile_shifts(slopes, grey - reference)
+def _moved(reference: Grey, reference_slopes: tuple[Grey, Grey], grey: Grey) -> float:
+    shifts = _tile_shifts(reference_slopes, grey - reference)
     largest = float(np.sqrt((shifts**2).sum(axis=-1)).max(initial=0.0))
     return largest / MOTION_SCALE  # in picture pixels
 
 
-def _tile_shifts(slopes: tuple[Grey, Grey], change: Grey) -> NDArray[np.float64]:
+def _tile_shifts(reference_slopes: tuple[Grey, Grey], change: Grey) -> NDArray[np.float64]:
     """Per tile, the shift d (half-size pixels) that best explains ``change`` by the
     reference's slopes (change = -slope . d), regularised: d = -(G + lam I)^-1 b, with G
     the tile's sums of slope products and b of slope times change. The noise of b along a
     direction of G's eigenvalue e is that of the change times sqrt(e), so d's noise is at
     most sqrt(change variance / lam) / 2 in any direction: lam is chosen to make that
     ``SHIFT_NOISE``, the change's variance measured robustly over the whole picture."""
-    dx, dy = slopes
+    dx, dy = reference_slopes
     spread = 1.4826 * float(np.median(np.abs(change[::4, ::4])))
     ridge = max(spread, 0.5) ** 2 / (4 * SHIFT_NOISE**2)
     sums = [
