@@ -160,11 +160,11 @@ def test_paint_does_not_count_in_the_evenness_of_a_binary_dice_faces() -> None:
 
 
 def test_paint_is_the_die_s_pixels_far_from_its_typical_colour() -> None:
-    lab = np.full((40, 40, 3), (60.0, 128.0, 128.0), np.float32)  # a grey felt
-    lab[10:30, 10:30] = (20.0, 128.0, 128.0)  # a dark die
-    lab[10:14, 10:14] = (240.0, 128.0, 128.0)  # a white tip
-    lab[20:30, 20:30] = (70.0, 128.0, 128.0)  # a face in more light
-    lab[0:4, 0:4] = (250.0, 128.0, 128.0)  # a glint on the felt
+    lab = np.full((40, 40, 3), (60, 128, 128), np.uint8)  # a grey felt, in Lab as bytes
+    lab[10:30, 10:30] = (20, 128, 128)  # a dark die
+    lab[10:14, 10:14] = (240, 128, 128)  # a white tip
+    lab[20:30, 20:30] = (70, 128, 128)  # a face in more light
+    lab[0:4, 0:4] = (250, 128, 128)  # a glint on the felt
     # the blob in the frame's pixels, the crop's first pixel at (5, 5)
     square = np.array([[[15, 15]], [[34, 15]], [[34, 34]], [[15, 34]]], np.int32)
     blob = Blob(square, Box(15, 15, 35, 35), 8.0, 8.0, 0.0, 64.0, 1.0, False, 0.0)

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.segment import Blob, change_from_empty, channel_median, log_picture
+from vision.segment import Blob, byte_median, change_from_empty, log_picture
 from vision.tray import Image, Tray
 
 APEX_RATIO = float(np.sqrt(2.0 / 3.0))  # height of the top point / edge
@@ -295,9 +295,10 @@ def _crop(frame: Image, blob: Blob, tray: Tray, painted: bool = False) -> _Crop:
     x1 = min(frame.shape[1], blob.box.x1 + margin)
     y1 = min(frame.shape[0], blob.box.y1 + margin)
     crop = frame[y0:y1, x0:x1]
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab_bytes = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB), np.uint8)
+    lab = lab_bytes.astype(np.float32)
     change = _change(crop, tray.empty[y0:y1, x0:x1])
-    weight = _unpainted(lab, blob, (x0, y0)) if painted else None
+    weight = _unpainted(lab_bytes, blob, (x0, y0)) if painted else None
     return _Crop(lab, change, (float(x0), float(y0)), weight)
 
 
@@ -307,18 +308,18 @@ def _crop(frame: Image, blob: Blob, tray: Tray, painted: bool = False) -> _Crop:
 PAINT_DISTANCE = 100.0
 
 
-def _unpainted(
-    lab: NDArray[np.float32], blob: Blob, origin: tuple[int, int]
-) -> NDArray[np.float32]:
+def _unpainted(lab: Image, blob: Blob, origin: tuple[int, int]) -> NDArray[np.float32]:
     """1 for the pixels of the crop whose colour counts in a face's evenness, 0 for paint:
     within the blob, far in colour from the die's typical pixel. A tip painted a third of
     the way along its edges would otherwise turn or shrink the fitted faces to leave it
-    out."""
+    out. ``lab``: the crop in Lab, bytes (its median from histograms: a third of the time)."""
     inside = np.zeros(lab.shape[:2], np.uint8)
     cv2.drawContours(inside, [blob.contour - np.array(origin)], -1, 1, -1)
-    body = channel_median(lab[inside > 0])
-    far = np.sqrt(((lab - body) ** 2).sum(axis=2)) > PAINT_DISTANCE
-    return np.asarray(1.0 - (far & (inside > 0)), np.float32)
+    difference = lab.astype(np.float32) - byte_median(lab[inside > 0]).astype(np.float32)
+    # Summed by OpenCV (a third of numpy's time); squared distances of half units are exact.
+    squared = cv2.transform(difference * difference, np.ones((1, 3), np.float32))
+    far = (squared > PAINT_DISTANCE**2) & (inside > 0)
+    return np.where(far, np.float32(0.0), np.float32(1.0))
 
 
 def _starts(blob: Blob) -> NDArray[np.float64]:
