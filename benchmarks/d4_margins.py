@@ -22,12 +22,14 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from unittest import mock
 
 import cv2
 
 from vision.dataset import Scene, load_scenes
+from vision.evaluate import KEPT_TRAYS, Recent
 from vision.numerals import (
     RULES,
     D4Reading,
@@ -98,14 +100,17 @@ class _Recorder:
 def judgements(folder: Path, profile: Profile) -> list[Judged]:
     """Every numbered d4 the reader judges in the folder's throws of one such die."""
     recorder = _Recorder(folder.name)
-    readers: dict[Path, Reader] = {}
+    readers: Recent[Path, Reader] = Recent(KEPT_TRAYS)
     with mock.patch("vision.reader.read_d4", recorder):
         for scene in _numbered_d4_throws(folder):
-            if scene.tray not in readers:
-                readers[scene.tray] = Reader(calibrate(read_image(scene.tray)), profile)
+            reader = readers.get(scene.tray, partial(_reader, scene.tray, profile))
             recorder.scene = scene
-            readers[scene.tray].read(read_image(scene.image), scene.kit)
+            reader.read(read_image(scene.image), scene.kit)
     return recorder.found
+
+
+def _reader(empty_tray: Path, profile: Profile) -> Reader:
+    return Reader(calibrate(read_image(empty_tray)), profile)
 
 
 def _numbered_d4_throws(folder: Path) -> Iterator[Scene]:

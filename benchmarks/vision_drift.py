@@ -19,6 +19,7 @@ import argparse
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -26,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.dataset import Scene, load_scenes
-from vision.evaluate import evaluate
+from vision.evaluate import KEPT_TRAYS, Recent, evaluate
 from vision.observation import Observation
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
@@ -297,15 +298,18 @@ DRIFTS = (
 
 
 def _reading(profile: Profile, drift: Drift) -> Callable[[Image, Tray, Scene], Observation]:
-    readers: dict[int, Reader] = {}
+    # By the labels' tray's identity, kept with its reader so that no other tray takes its id.
+    readers: Recent[int, tuple[Tray, Reader]] = Recent(KEPT_TRAYS)
+
+    def camera_reader(tray: Tray, scene: Scene) -> tuple[Tray, Reader]:
+        # Another camera: its empty tray as it would take it, from the labels' picture.
+        changed = drift.recalibrated
+        camera = calibrate(drift.change(read_image(scene.tray))) if changed else tray
+        return tray, Reader(camera, profile)
 
     def read(frame: Image, tray: Tray, scene: Scene) -> Observation:
-        if id(tray) not in readers:
-            # Another camera: its empty tray as it would take it, from the labels' picture.
-            changed = drift.recalibrated
-            camera = calibrate(drift.change(read_image(scene.tray))) if changed else tray
-            readers[id(tray)] = Reader(camera, profile)
-        observation = readers[id(tray)].read(drift.change(frame), scene.kit)
+        _, reader = readers.get(id(tray), partial(camera_reader, tray, scene))
+        observation = reader.read(drift.change(frame), scene.kit)
         # Boxes are told where the implements lie in the changed picture: back to the labels'.
         dx, dy = drift.offset
         return observation.placed((-dx, -dy), 1.0 / drift.resolution)

@@ -509,9 +509,8 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from vision.dataset import Scene, load_scenes
-    from vision.evaluate import evaluate
-    from vision.reader import Reader
+    from vision.dataset import load_scenes
+    from vision.evaluate import TrayReaders, evaluate
     from vision.synthetic import D4_EDGE_MM, D6_SIDE_MM, check_drawable, write_set
     from vision.tray import FLOOR_MM, floor_size
 
@@ -536,13 +535,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise VisionSetupError(
             "--d4-edge-mm, --d6-side-mm and --d4-font draw generated dice: give --synthetic N too"
         )
-    profile = _load_profile(args.profile)
-    readers: dict[int, Reader] = {}
-
-    def read(frame: Any, tray: Tray, scene: Scene) -> Observation:
-        reader = readers.setdefault(id(tray), Reader(tray, profile))
-        return reader.read(frame, scene.kit)
-
+    read = TrayReaders(_load_profile(args.profile))
     report = evaluate(load_scenes(args.folder), read, args.mistakes, floor_mm=floor_mm)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
