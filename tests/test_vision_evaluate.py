@@ -103,7 +103,8 @@ def test_trays_asked_for_again_after_being_let_go_are_calibrated_again(
 
     monkeypatch.setattr(Scene, "calibrated", counted)
     first = many_trays[0]
-    # The first tray again after every other: let go once more than KEPT_TRAYS came between.
+    # The first tray asked for again after all the others (more than KEPT_TRAYS): let go by
+    # then, it is calibrated again, once, and kept for the scene after.
     order = [first, *many_trays[1:], first, first]
     evaluate(order, lambda frame, tray, scene: Observation((), ()))
     assert calibrated.count(first.tray) == 2
