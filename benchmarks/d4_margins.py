@@ -46,7 +46,7 @@ from vision.observation import Kind
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
 from vision.tetra import Tetra
-from vision.tray import Image, calibrate, read_image
+from vision.tray import Image, read_image
 
 # Each rule left out: the rules with its constant set where it holds nothing back.
 LEFT_OUT = {
@@ -103,14 +103,14 @@ def judgements(folder: Path, profile: Profile) -> list[Judged]:
     readers: Recent[Path, Reader] = Recent(KEPT_TRAYS)
     with mock.patch("vision.reader.read_d4", recorder):
         for scene in _numbered_d4_throws(folder):
-            reader = readers.get(scene.tray, partial(_reader, scene.tray, profile))
+            reader = readers.get(scene.tray, partial(_reader, scene, profile))
             recorder.scene = scene
             reader.read(read_image(scene.image), scene.kit)
     return recorder.found
 
 
-def _reader(empty_tray: Path, profile: Profile) -> Reader:
-    return Reader(calibrate(read_image(empty_tray)), profile)
+def _reader(scene: Scene, profile: Profile) -> Reader:
+    return Reader(scene.calibrated(), profile)
 
 
 def _numbered_d4_throws(folder: Path) -> Iterator[Scene]:

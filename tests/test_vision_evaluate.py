@@ -16,7 +16,7 @@ from vision.observation import Observation
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
 from vision.synthetic import write_set
-from vision.tray import Image, Tray
+from vision.tray import FLOOR_MM, Image, Tray
 
 
 def test_recent_makes_a_value_once_while_kept_and_again_once_let_go() -> None:
@@ -97,7 +97,7 @@ def test_trays_asked_for_again_after_being_let_go_are_calibrated_again(
     calibrated: list[Path] = []
     real = Scene.calibrated
 
-    def counted(scene: Scene, floor_mm: tuple[float, float] = (400.0, 300.0)) -> Tray:
+    def counted(scene: Scene, floor_mm: tuple[float, float] = FLOOR_MM) -> Tray:
         calibrated.append(scene.tray)
         return real(scene, floor_mm)
 
