@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from vision.kit import Kit
     from vision.observation import Observation
     from vision.profile import Profile
-    from vision.reader import Reader
     from vision.tray import Tray
 
 Handler = Callable[[argparse.Namespace], int]
@@ -439,32 +438,44 @@ def _guided_examples(args: argparse.Namespace) -> list[Any]:
 
 
 def _read(args: argparse.Namespace) -> int:
+    """Each image (or frame of ``--source``) read and reported; an image that cannot be
+    read is reported as such and the others still read (exit status 2 then)."""
+    from vision.errors import CalibrationError
     from vision.reader import Reader
-    from vision.sources import FolderSource, FrameSource, open_source
+    from vision.tray import read_image
 
-    if args.images:
-        source: FrameSource = FolderSource(list(args.images))
-    elif args.source is not None:
-        source = open_source(args.source)
-    else:
-        raise VisionSetupError("give IMAGE files or --source")
+    if args.images and args.source is not None:
+        raise VisionSetupError("give IMAGE files or --source, not both")
     kit = _kit(args)
     profile = _load_profile(args.profile)
-    reader: Reader | None = None
-    names = [str(p) for p in args.images] if args.images else None
-    results = []
-    try:
-        for index, frame in enumerate(source.frames()):
-            if reader is None:
-                reader = Reader(_load_tray(args.tray, floor_mm=args.floor_mm), profile)
-            observation = reader.read(frame, kit)
-            name = names[index] if names else f"frame {index + 1}"
-            results.append(_report(name, observation, args))
-    finally:
-        source.close()
+    results: list[dict[str, Any]] = []
+    failed = 0
+    if args.images:
+        reader = Reader(_load_tray(args.tray, floor_mm=args.floor_mm), profile)
+        for path in args.images:
+            try:  # an unreadable image, or one of another camera's size
+                observation = reader.read(read_image(path), kit)
+            except CalibrationError as error:
+                failed += 1
+                results.append(_report_error(str(path), str(error), args))
+                continue
+            results.append(_report(str(path), observation, args))
+    elif args.source is not None:
+        with _opened(args.source) as frames:
+            reader = Reader(_load_tray(args.tray, frames, args.floor_mm), profile)
+            for index, frame in enumerate(frames):
+                results.append(_report(f"frame {index + 1}", reader.read(frame, kit), args))
+    else:
+        raise VisionSetupError("give IMAGE files or --source")
     if args.json:
         print(json.dumps(results, indent=2))
-    return 0
+    return 2 if failed else 0
+
+
+def _report_error(name: str, message: str, args: argparse.Namespace) -> dict[str, Any]:
+    if not args.json:
+        print(f"{name}: cannot be read: {message}", file=sys.stderr)
+    return {"image": name, "error": message}
 
 
 def _report(name: str, observation: Observation, args: argparse.Namespace) -> dict[str, Any]:
@@ -478,7 +489,7 @@ def _report(name: str, observation: Observation, args: argparse.Namespace) -> di
         record["throw"] = {"faces": text, **rules.throw_record(throw)}
         line += f" -> {text}: {throw}"
     if not args.json:
-        print(f"{name}: {line}")
+        print(f"{name}: {line}", flush=True)  # a live source's readings shown as they come
     return record
 
 
@@ -504,7 +515,11 @@ def _watch(args: argparse.Namespace) -> int:
                 continue
             count += 1
             elapsed = (time.perf_counter() - started) * 1000
-            _report(f"throw {count} ({elapsed:.0f} ms)", observation, args)
+            record = _report(f"throw {count} ({elapsed:.0f} ms)", observation, args)
+            if args.json:  # a line per throw, as it settles
+                del record["image"]
+                line = {"throw_number": count, "ms": round(elapsed), **record}
+                print(json.dumps(line), flush=True)
     return 0
 
 

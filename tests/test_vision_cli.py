@@ -267,3 +267,48 @@ def test_watch_refuses_no_frame_to_wait_for_or_average(
     with pytest.raises(SystemExit):
         main(["vision", "watch", "--source", "x", option, "0"])
     assert f"{option}: 0: at least 1" in capsys.readouterr().err
+
+
+def test_watch_prints_a_json_line_per_settled_throw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _throw_filmed(tmp_path / "film", 9)
+    args = ["--source", str(tmp_path / "film"), "--expect", "sticks4", "--json"]
+    assert main(["vision", "watch", *args]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    record = json.loads(line)
+    assert record["throw_number"] == 1
+    assert record["read"] or record["refusals"]
+
+
+def test_read_reports_an_unreadable_image_and_reads_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = scene(4, "modern")
+    cv2.imwrite(str(tmp_path / "throw.png"), made.frame)
+    cv2.imwrite(str(tmp_path / "empty.png"), made.empty)
+    images = [str(tmp_path / "missing.png"), str(tmp_path), str(tmp_path / "throw.png")]
+    args = ["vision", "read", *images, "--tray", str(tmp_path / "empty.png"), "--json"]
+    assert main(args) == 2
+    missing, folder, throw = json.loads(capsys.readouterr().out)
+    assert "no such image file" in missing["error"]
+    assert "a folder, not an image" in folder["error"]
+    assert "error" not in throw and throw["image"].endswith("throw.png")
+
+
+def test_read_takes_images_or_a_source_not_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["vision", "read", str(tmp_path / "a.png"), "--source", str(tmp_path)]
+    assert main(args) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_read_from_a_source_without_a_tray_takes_the_first_frame_as_the_empty_tray(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _throw_filmed(tmp_path / "film", 1)
+    assert main(["vision", "read", "--source", str(tmp_path / "film"), "--json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["image"] == "frame 1"
+    assert "implements" in record

@@ -280,6 +280,8 @@ def _checked_keystone(
 
 
 def read_image(path: Path) -> Image:
+    if path.is_dir():
+        raise CalibrationError(f"{path}: a folder, not an image (a folder of images: --source)")
     if not path.is_file():  # before OpenCV, which would also print a warning of its own
         raise CalibrationError(f"{path}: no such image file")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
