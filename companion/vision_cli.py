@@ -99,7 +99,10 @@ def add_vision_commands(commands: Any) -> None:
     evaluate.add_argument("--profile", type=Path, help="profile file (default: shipped one)")
     evaluate.add_argument("--mistakes", type=Path, help="folder for pictures of mistakes")
     evaluate.add_argument(
-        "--synthetic", type=int, metavar="N", help="first write N generated scenes into DIR"
+        "--synthetic",
+        type=_at_least_one,
+        metavar="N",
+        help="first write N generated scenes into DIR (a new or empty folder)",
     )
     evaluate.add_argument("--seed", type=int, default=0)
     for option, sizes in (("--d4-edge-mm", "d4s' edges"), ("--d6-side-mm", "d6s' sides")):
@@ -537,6 +540,7 @@ def _evaluate(args: argparse.Namespace) -> int:
             raise VisionSetupError(f"--floor-mm: {error}") from None
         d4_edge_mm = _size_range("--d4-edge-mm", args.d4_edge_mm, D4_EDGE_MM)
         d6_side_mm = _size_range("--d6-side-mm", args.d6_side_mm, D6_SIDE_MM)
+        _check_unused(args.folder)
         write_set(
             args.folder,
             args.synthetic,
@@ -550,6 +554,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise VisionSetupError(
             "--d4-edge-mm, --d6-side-mm and --d4-font draw generated dice: give --synthetic N too"
         )
+    if args.mistakes is not None:
+        _made_folder(args.mistakes, "the pictures of mistakes")
     read = TrayReaders(_load_profile(args.profile))
     report = evaluate(load_scenes(args.folder), read, args.mistakes, floor_mm=floor_mm)
     if args.json:
@@ -559,3 +565,21 @@ def _evaluate(args: argparse.Namespace) -> int:
         if args.mistakes:
             print(f"pictures of {len(report.mistakes)} mistakes in {args.mistakes}")
     return 0
+
+
+def _made_folder(folder: Path, what: str) -> None:
+    """``folder`` made if need be, or a message saying why ``what`` cannot go there."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise VisionSetupError(f"{what} cannot be written to {folder}: {reason}") from None
+
+
+def _check_unused(folder: Path) -> None:
+    """A generated set goes into a new or empty folder: written over a labelled folder,
+    it would replace its labels and could write through its links into the images."""
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise VisionSetupError(
+            f"{folder} is not an empty folder: --synthetic writes a new set, give a new folder"
+        )

@@ -312,3 +312,44 @@ def test_read_from_a_source_without_a_tray_takes_the_first_frame_as_the_empty_tr
     (record,) = json.loads(capsys.readouterr().out)
     assert record["image"] == "frame 1"
     assert "implements" in record
+
+
+def test_a_jpeg_cut_short_is_refused_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = scene(4, "modern")
+    cv2.imwrite(str(tmp_path / "whole.jpg"), made.frame)
+    data = (tmp_path / "whole.jpg").read_bytes()
+    (tmp_path / "cut.jpg").write_bytes(data[: len(data) // 2])
+    assert read_image(tmp_path / "whole.jpg").shape == made.frame.shape
+    args = ["vision", "calibrate", "--source", str(tmp_path / "cut.jpg")]
+    assert main([*args, "--out", str(tmp_path / "tray")]) == 2
+    assert "cut short" in capsys.readouterr().err
+    assert not (tmp_path / "tray").exists()
+
+
+def test_outputs_that_cannot_be_written_are_messages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = scene(4, "modern")
+    cv2.imwrite(str(tmp_path / "empty.png"), made.empty)
+    (tmp_path / "a file").write_text("not a folder")
+    args = ["vision", "calibrate", "--source", str(tmp_path / "empty.png")]
+    assert main([*args, "--out", str(tmp_path / "a file")]) == 2
+    assert "the calibration cannot be written to" in capsys.readouterr().err
+    folder = write_set(tmp_path / "set", 1, seed=3)
+    assert main(["vision", "evaluate", str(folder), "--mistakes", str(tmp_path / "a file")]) == 2
+    assert "the pictures of mistakes cannot be written to" in capsys.readouterr().err
+
+
+def test_a_generated_set_is_never_written_over_a_folder_in_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = write_set(tmp_path / "set", 1, seed=3)
+    labels = (folder / "labels.jsonl").read_text()
+    assert main(["vision", "evaluate", str(folder), "--synthetic", "2"]) == 2
+    assert "not an empty folder" in capsys.readouterr().err
+    assert (folder / "labels.jsonl").read_text() == labels
+    with pytest.raises(SystemExit):
+        main(["vision", "evaluate", str(tmp_path / "new"), "--synthetic", "0"])
+    assert "at least 1" in capsys.readouterr().err

@@ -222,9 +222,18 @@ class Tray:
         return float(placed[0]), float(placed[1])
 
     def save(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(folder / "empty.png"), self.empty)
-        record = {
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if not cv2.imwrite(str(folder / "empty.png"), self.empty):
+                raise OSError(f"{folder / 'empty.png'} cannot be written")
+            (folder / "tray.json").write_text(json.dumps(self._record(), indent=2), "utf-8")
+        except OSError as error:
+            reason = error.strerror or str(error)
+            message = f"the calibration cannot be written to {folder}: {reason}"
+            raise CalibrationError(message) from None
+
+    def _record(self) -> dict[str, object]:
+        record: dict[str, object] = {
             "floor": self.floor.tolist(),
             "px_per_mm": self.px_per_mm,
             "camera_height_mm": self.camera_height_mm,
@@ -234,7 +243,7 @@ class Tray:
         }
         if self.keystone is not None:
             record["keystone"] = self.keystone.tolist()
-        (folder / "tray.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
+        return record
 
     @classmethod
     def load(cls, folder: Path) -> Tray:
@@ -284,10 +293,21 @@ def read_image(path: Path) -> Image:
         raise CalibrationError(f"{path}: a folder, not an image (a folder of images: --source)")
     if not path.is_file():  # before OpenCV, which would also print a warning of its own
         raise CalibrationError(f"{path}: no such image file")
+    if _cut_short_jpeg(path.read_bytes()):
+        raise CalibrationError(f"{path}: the image is cut short (an incomplete file)")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise CalibrationError(f"{path}: not an image that can be read")
     return np.asarray(image, np.uint8)
+
+
+def _cut_short_jpeg(data: bytes) -> bool:
+    """Whether ``data`` is a JPEG file that ends before its end marker: OpenCV decodes such
+    a file, greying out what is missing (read as a hand over the tray, or calibrated as a
+    tray of another size). The marker cannot occur inside the compressed picture data,
+    which follows the last start-of-scan marker."""
+    is_jpeg = data.startswith(b"\xff\xd8")
+    return is_jpeg and data.rfind(b"\xff\xd9") < data.rfind(b"\xff\xda")
 
 
 def calibrate(
