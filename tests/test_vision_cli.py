@@ -353,3 +353,36 @@ def test_a_generated_set_is_never_written_over_a_folder_in_use(
     with pytest.raises(SystemExit):
         main(["vision", "evaluate", str(tmp_path / "new"), "--synthetic", "0"])
     assert "at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"tray": "trays/nothing.png"}, "nothing.png: no such image file"),
+        ({"expect": "maybe"}, "expect 'maybe': one of read, either, refuse"),
+        ({"objects": [{"kind": "d9", "bbox": [0, 0, 1, 1]}]}, "kind 'd9': one of stick"),
+    ],
+)
+def test_a_labels_line_that_cannot_be_scored_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict[str, Any], message: str
+) -> None:
+    folder = write_set(tmp_path / "set", 1, seed=3)
+    labels = folder / "labels.jsonl"
+    record = json.loads(labels.read_text(encoding="utf-8"))
+    labels.write_text(json.dumps({**record, **change}) + "\n", encoding="utf-8")
+    assert main(["vision", "evaluate", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "labels.jsonl, line 1: " in err
+    assert message in err
+
+
+@pytest.mark.parametrize("content", ["", "[1, 2]\n"])
+def test_labels_without_a_scene_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    (tmp_path / "labels.jsonl").write_text(content, encoding="utf-8")
+    assert main(["vision", "evaluate", str(tmp_path)]) == 2
+    assert main(["vision", "enrol", "--labels", str(tmp_path), "--out", "x.json"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("labels.jsonl") == 2
+    assert ("no labelled scene" if not content else "not a JSON object") in err

@@ -61,13 +61,33 @@ def load_scenes(folder: Path) -> list[Scene]:
         except (ValueError, KeyError, TypeError, AttributeError, VisionError) as error:
             shown = f"no {error}" if isinstance(error, KeyError) else str(error)
             raise LabelsError(f"{labels}, line {number}: {shown}") from None
+    if not scenes:
+        raise LabelsError(f"{labels}: no labelled scene")
     return scenes
 
 
-def _scene(folder: Path, record: dict[str, object]) -> Scene:
+EXPECTS = ("read", "either", "refuse")
+
+
+def _scene(folder: Path, record: object) -> Scene:
+    """A scene from one line's record; a record that is not an object, an unknown
+    ``expect`` or a missing picture is named (a missing tray or image would otherwise be
+    counted as a refusal, a mistaken ``expect`` as a silent error)."""
+    if not isinstance(record, dict):
+        raise ValueError("not a JSON object")
+    scene = _scene_of(folder, record)
+    if scene.expect not in EXPECTS:
+        raise ValueError(f"expect {scene.expect!r}: one of {', '.join(EXPECTS)}")
+    for picture in (scene.image, scene.tray):
+        if not picture.is_file():
+            raise ValueError(f"{picture}: no such image file")
+    return scene
+
+
+def _scene_of(folder: Path, record: dict[str, object]) -> Scene:
     objects = tuple(
         TruthObject(
-            Kind(str(o["kind"])),
+            _kind(str(o["kind"])),
             Box(*(int(v) for v in o["bbox"])),
             str(o["face"]) if "face" in o else None,
             int(o["value"]) if "value" in o else None,
@@ -87,6 +107,14 @@ def _scene(folder: Path, record: dict[str, object]) -> Scene:
         objects,
         floor_mm,
     )
+
+
+def _kind(name: str) -> Kind:
+    try:
+        return Kind(name)
+    except ValueError:
+        known = ", ".join(kind.value for kind in Kind)
+        raise ValueError(f"kind {name!r}: one of {known}") from None
 
 
 @dataclass(frozen=True, slots=True)
