@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from random import Random
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from vision import synthetic
-from vision.errors import ProfileError
+from vision.errors import CalibrationError, ProfileError
 from vision.features import face_features, stick_strip
 from vision.guided import flat_examples
 from vision.kit import kit_named
@@ -382,6 +383,32 @@ def test_tray_scale_is_found_and_saved(tmp_path: Path) -> None:
     loaded = Tray.load(tmp_path)
     assert loaded.px_per_mm == pytest.approx(tray.px_per_mm)
     assert np.array_equal(loaded.empty, tray.empty)
+
+
+@pytest.mark.parametrize(
+    ("floor", "px_per_mm", "message"),
+    [
+        ([[1, 2]], 2.45, "its floor is not a polygon"),
+        ([[0, 0], [5000, 0], [5000, 900]], 2.45, "not inside its empty tray's picture"),
+        ([[0, 0], [20, 0], [20, 20]], 2.45, "too small a part"),
+        (None, 0.0, "its scale, 0.0 px/mm"),
+    ],
+)
+def test_a_corrupt_calibration_is_refused_by_name(
+    tmp_path: Path, floor: list[list[int]] | None, px_per_mm: float, message: str
+) -> None:
+    calibrate(scene(1, "sticks4").empty).save(tmp_path)
+    record = json.loads((tmp_path / "tray.json").read_text())
+    record.update(px_per_mm=px_per_mm, **({} if floor is None else {"floor": floor}))
+    (tmp_path / "tray.json").write_text(json.dumps(record))
+    with pytest.raises(CalibrationError, match=f"calibration in .* cannot be read: .*{message}"):
+        Tray.load(tmp_path)
+
+
+@pytest.mark.parametrize("colour", [(0, 0, 0), (60, 140, 60)])
+def test_a_picture_without_the_trays_walls_is_not_calibrated(colour: tuple[int, int, int]) -> None:
+    with pytest.raises(CalibrationError, match="walls were not found"):
+        calibrate(np.full((900, 1200, 3), colour, np.uint8))
 
 
 def test_profile_round_trip_and_bad_files(profile: Profile, tmp_path: Path) -> None:

@@ -253,6 +253,7 @@ class Tray:
             height = float(record.get("camera_height_mm", CAMERA_HEIGHT_MM))
             floor = np.asarray(record["floor"], np.float32)
             px_per_mm = float(record["px_per_mm"])
+            _check_saved_floor(floor, px_per_mm, empty)
             floor_mm = floor_size(*(float(v) for v in record.get("floor_mm", FLOOR_MM)))
             if "scale" not in record:  # saved before the working scale: as the camera took it
                 return cls.from_picture(empty, floor, px_per_mm, height, floor_mm)
@@ -266,6 +267,21 @@ class Tray:
             return cls(empty, floor, px_per_mm, height, scale, picture, floor_mm, keystone)
         except (OSError, KeyError, ValueError, TypeError, CalibrationError) as error:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
+
+
+def _check_saved_floor(floor: Points, px_per_mm: float, empty: Image) -> None:
+    """ValueError unless a saved floor is one calibration could have found in its empty
+    tray's picture: a polygon of some size inside it, at a scale no smaller than needed."""
+    height, width = empty.shape[:2]
+    if floor.ndim != 2 or floor.shape[0] < 3 or floor.shape[1] != 2:
+        raise ValueError("its floor is not a polygon")
+    inside = (floor >= -1).all() and (floor[:, 0] <= width + 1).all()
+    if not (np.isfinite(floor).all() and inside and (floor[:, 1] <= height + 1).all()):
+        raise ValueError("its floor is not inside its empty tray's picture")
+    if cv2.contourArea(floor) < 0.2 * width * height:
+        raise ValueError("its floor is too small a part of its empty tray's picture")
+    if not (np.isfinite(px_per_mm) and px_per_mm >= MIN_PX_PER_MM):
+        raise ValueError(f"its scale, {px_per_mm} px/mm, is not one calibration gives")
 
 
 def _checked_keystone(
@@ -322,6 +338,11 @@ def calibrate(
     image_area = empty.shape[0] * empty.shape[1]
     if cv2.contourArea(floor) < 0.2 * image_area:
         raise CalibrationError("the tray's floor was not found: is the whole tray in view?")
+    if _sides_cut(floor, empty.shape[1], empty.shape[0]) >= 3:
+        raise CalibrationError(
+            "the tray's walls were not found, the floor seems to fill the picture: is the "
+            "whole tray in view, and the light on?"
+        )
     corners = floor_corners(outline)
     keystone = None if corners is None else rectifying(corners)
     if keystone is not None:
@@ -335,6 +356,20 @@ def calibrate(
     # The wall's shade can hide one side of the felt; the larger ratio is the trusted one.
     px_per_mm = max(long_side / floor_mm[0], short_side / floor_mm[1])
     return Tray.from_picture(empty, floor, float(px_per_mm), camera_height_mm, floor_mm, keystone)
+
+
+def _sides_cut(floor: Points, width: int, height: int) -> int:
+    """How many of the picture's sides the floor reaches: at three or four, no wall is seen
+    across the floor in either direction (a picture of one colour, a dark one)."""
+    x0, y0 = floor.min(axis=0)
+    x1, y1 = floor.max(axis=0)
+    reach = 2.0 / _FIND_SCALE  # the floor is found in a smaller picture
+    return (
+        int(x0 <= reach)
+        + int(y0 <= reach)
+        + int(x1 >= width - 1 - reach)
+        + int(y1 >= height - 1 - reach)
+    )
 
 
 def floor_size(first_mm: float, second_mm: float) -> tuple[float, float]:
