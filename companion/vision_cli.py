@@ -320,6 +320,7 @@ def _enrol(args: argparse.Namespace) -> int:
     from vision.numerals import learn_glyphs
     from vision.profile import Profile, enrol
 
+    _check_writable(args.out)
     glyphs: list[Any] = []
     if args.labels is not None:
         learned = labelled_enrolment(load_scenes(args.labels))
@@ -373,11 +374,13 @@ def _guided_glyphs(args: argparse.Namespace) -> list[Any]:
     shown: list[tuple[int, Any]] = []
     with _opened(args.source) as frames:
         tray = _load_tray(args.tray, frames, args.floor_mm)
+        step = 0  # a picture with no d4 taken asks for the same value again
         for index, frame in enumerate(frames):
-            value = VALUES[index % len(VALUES)]
+            value = VALUES[step % len(VALUES)]
             seen = list(d4s_in(frame, tray))
             shown += [(value, numerals) for numerals in seen]
-            advice = "" if seen else ": no d4 lying flat seen, is it apart and on a face?"
+            step += 1 if seen else 0
+            advice = "" if seen else f": no d4 lying flat seen, show {value} on top again"
             print(f"picture {index + 1} ({value} on top): {len(seen)} taken{advice}", file=say)
     for value in VALUES:
         count = sum(v == value for v, _ in shown)
@@ -420,12 +423,14 @@ def _guided_examples(args: argparse.Namespace) -> list[Any]:
     with _opened(args.source) as frames:
         tray = _load_tray(args.tray, frames, args.floor_mm)
         segmenter = Segmenter(tray)
+        step = 0  # a picture with nothing taken asks for the same faces again
         for index, frame in enumerate(frames):
-            face = "MP"[index % 2]
+            face = "MP"[step % 2]
             shown = "marked" if face == "M" else "plain"
             taken = flat_examples(frame, segmenter, kind, face, args.look)
             examples += taken
-            advice = "" if taken else f": no flat {name} seen, are they apart and flat?"
+            step += 1 if taken else 0
+            advice = "" if taken else f": no flat {name} seen, show the {shown} faces again"
             print(
                 f"picture {index + 1} (every {name} {shown} face up): {len(taken)} taken{advice}",
                 file=say,
@@ -583,3 +588,11 @@ def _check_unused(folder: Path) -> None:
         raise VisionSetupError(
             f"{folder} is not an empty folder: --synthetic writes a new set, give a new folder"
         )
+
+
+def _check_writable(path: Path) -> None:
+    """A message now, before a guided session's pictures are taken, when the profile
+    could not be written at its end."""
+    problem = "it is a folder" if path.is_dir() else "its folder does not exist"
+    if path.is_dir() or not path.parent.is_dir():
+        raise VisionSetupError(f"the profile cannot be written to {path}: {problem}")

@@ -386,3 +386,26 @@ def test_labels_without_a_scene_are_refused(
     err = capsys.readouterr().err
     assert err.count("labels.jsonl") == 2
     assert ("no labelled scene" if not content else "not a JSON object") in err
+
+
+def test_guided_enrolment_asks_again_for_faces_it_did_not_see(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = scene(8, "sticks4")
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "empty.png"), made.empty)
+    cv2.imwrite(str(tmp_path / "frames" / "0.png"), made.empty)  # taken before the throw
+    cv2.imwrite(str(tmp_path / "frames" / "1.png"), made.frame)
+    args = ["vision", "enrol", "--source", str(tmp_path / "frames"), "--out", "x.json"]
+    assert main([*args, "--tray", str(tmp_path / "empty.png")]) == 2
+    err = capsys.readouterr().err
+    assert "picture 1 (every stick marked face up): 0 taken: no flat stick seen" in err
+    assert "picture 2 (every stick marked face up): 4 taken" in err
+
+
+def test_enrolment_says_before_its_pictures_that_the_profile_cannot_be_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["vision", "enrol", "--source", "7", "--out", str(tmp_path / "no" / "p.json")]
+    assert main(args) == 2
+    assert "its folder does not exist" in capsys.readouterr().err
