@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -165,7 +166,7 @@ def _guarded(handler: Handler) -> Handler:
 
     def run(args: argparse.Namespace) -> int:
         try:
-            import cv2  # noqa: F401
+            import cv2
             import numpy  # noqa: F401
 
             from vision.errors import CameraUnavailableError, VisionError
@@ -174,6 +175,7 @@ def _guarded(handler: Handler) -> Handler:
                 f"the camera pipeline is not installed ({missing.name} is missing): "
                 "pip install -e '.[vision]', or on the Pi: sudo apt install python3-opencv"
             ) from None
+        _quiet(cv2)
         try:
             return handler(args)
         except CameraUnavailableError as error:
@@ -182,6 +184,15 @@ def _guarded(handler: Handler) -> Handler:
             raise VisionSetupError(str(error)) from None
 
     return run
+
+
+def _quiet(cv2: Any) -> None:
+    """OpenCV's and FFmpeg's own warnings (a camera number that does not answer, a file
+    that is no video) said before our message would bury it: errors only."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # FFmpeg's AV_LOG_QUIET
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is not None:
+        logging.setLogLevel(logging.LOG_LEVEL_ERROR)
 
 
 def _at_least_one(text: str) -> int:

@@ -418,7 +418,10 @@ def test_profile_round_trip_and_bad_files(profile: Profile, tmp_path: Path) -> N
     assert [p.face for p in loaded.prototypes] == [p.face for p in profile.prototypes]
     assert loaded.prototypes[0].mean == pytest.approx(profile.prototypes[0].mean, abs=1e-3)
     path.write_text("{}", encoding="utf-8")
-    with pytest.raises(ProfileError):
+    with pytest.raises(ProfileError, match="profile cannot be read: it lacks 'features'"):
+        Profile.load(path)
+    path.write_text("[]", encoding="utf-8")
+    with pytest.raises(ProfileError, match="profile cannot be read: not a JSON object"):
         Profile.load(path)
     with pytest.raises(ProfileError):
         Profile.load(tmp_path / "missing.json")

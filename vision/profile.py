@@ -145,6 +145,8 @@ class Profile:
     def from_json(cls, text: str) -> Profile:
         try:
             record = json.loads(text)
+            if not isinstance(record, dict):
+                raise ProfileError("profile cannot be read: not a JSON object")
             if record["features"] != list(FACE_FEATURES):
                 raise ProfileError("the profile was made for other features: enrol again")
             prototypes = tuple(
@@ -160,7 +162,11 @@ class Profile:
             )
             glyphs = tuple(Glyph.from_dict(g) for g in record.get("d4_glyphs", []))
             return cls(str(record["name"]), prototypes, glyphs)
-        except (KeyError, ValueError, TypeError) as error:
+        except ProfileError:
+            raise
+        except KeyError as error:
+            raise ProfileError(f"profile cannot be read: it lacks {error}") from None
+        except (ValueError, TypeError) as error:
             raise ProfileError(f"profile cannot be read: {error}") from None
 
 

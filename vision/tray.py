@@ -249,6 +249,8 @@ class Tray:
     def load(cls, folder: Path) -> Tray:
         try:
             record = json.loads((folder / "tray.json").read_text(encoding="utf-8"))
+            if not isinstance(record, dict):
+                raise TypeError("tray.json is not a JSON object")
             empty = read_image(folder / "empty.png")
             height = float(record.get("camera_height_mm", CAMERA_HEIGHT_MM))
             floor = np.asarray(record["floor"], np.float32)
@@ -265,7 +267,10 @@ class Tray:
                 size = (picture[0] * scale, picture[1] * scale)
                 keystone = _checked_keystone(np.asarray(keystone, np.float64), size)
             return cls(empty, floor, px_per_mm, height, scale, picture, floor_mm, keystone)
-        except (OSError, KeyError, ValueError, TypeError, CalibrationError) as error:
+        except KeyError as error:
+            message = f"calibration in {folder} cannot be read: it lacks {error}"
+            raise CalibrationError(message) from None
+        except (OSError, ValueError, TypeError, CalibrationError) as error:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
 
 
