@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from vision.tray import Tray
 
 Handler = Callable[[argparse.Namespace], int]
+# vision.kit's kits, named here so that --help works without the vision extra
+KIT_NAMES = ("sticks4", "sticks3", "ur", "ur-nostick", "modern", "binary-d4")
 
 
 def add_vision_commands(commands: Any) -> None:
@@ -60,7 +62,12 @@ def add_vision_commands(commands: Any) -> None:
     enrol.add_argument("--tray", help="calibration folder or empty-tray image (guided mode)")
     _floor_option(enrol)
     _source(enrol)
-    enrol.add_argument("--kind", choices=("stick", "yesno", "d4"), default="stick")
+    enrol.add_argument(
+        "--kind",
+        choices=("stick", "yesno", "d4"),
+        default="stick",
+        help="guided mode: the implement shown (default stick)",
+    )
     enrol.add_argument("--look", default="mine", help="a name for this set's look")
     enrol.add_argument(
         "--d4-generated",
@@ -78,7 +85,9 @@ def add_vision_commands(commands: Any) -> None:
     enrol.set_defaults(handler=_guarded(_enrol))
 
     read = sub.add_parser("read", help="read the throw in images or from a source")
-    read.add_argument("images", nargs="*", type=Path, metavar="IMAGE")
+    read.add_argument(
+        "images", nargs="*", type=Path, metavar="IMAGE", help="pictures of throws (or --source)"
+    )
     _reading_options(read)
     _source(read)
     read.set_defaults(handler=_guarded(_read))
@@ -96,7 +105,9 @@ def add_vision_commands(commands: Any) -> None:
     watch.set_defaults(handler=_guarded(_watch))
 
     evaluate = sub.add_parser("evaluate", help="measure the reader on a labelled folder")
-    evaluate.add_argument("folder", type=Path, metavar="DIR")
+    evaluate.add_argument(
+        "folder", type=Path, metavar="DIR", help="a labelled folder (labels.jsonl), as the dev set"
+    )
     evaluate.add_argument("--profile", type=Path, help="profile file (default: shipped one)")
     evaluate.add_argument("--mistakes", type=Path, help="folder for pictures of mistakes")
     evaluate.add_argument(
@@ -105,7 +116,7 @@ def add_vision_commands(commands: Any) -> None:
         metavar="N",
         help="first write N generated scenes into DIR (a new or empty folder)",
     )
-    evaluate.add_argument("--seed", type=int, default=0)
+    evaluate.add_argument("--seed", type=int, default=0, help="with --synthetic: which scenes")
     for option, sizes in (("--d4-edge-mm", "d4s' edges"), ("--d6-side-mm", "d6s' sides")):
         evaluate.add_argument(
             option,
@@ -121,7 +132,7 @@ def add_vision_commands(commands: Any) -> None:
         " the one the shipped profile learned)",
     )
     _floor_option(evaluate, "; with --synthetic, the trays drawn")
-    evaluate.add_argument("--json", action="store_true")
+    evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.set_defaults(handler=_guarded(_evaluate))
 
 
@@ -153,10 +164,14 @@ def _floor_option(parser: argparse.ArgumentParser, more: str = "") -> None:
 
 
 def _reading_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--tray", help="calibration folder or image of the empty tray")
+    parser.add_argument(
+        "--tray",
+        help="calibration folder or image of the empty tray (with --source, default: its "
+        "first frame)",
+    )
     _floor_option(parser, ", when --tray is an image or the first frame")
     parser.add_argument("--profile", type=Path, help="profile file (default: shipped one)")
-    parser.add_argument("--expect", metavar="KIT", help="sticks4, sticks3, ur, modern, ...")
+    parser.add_argument("--expect", metavar="KIT", help=f"what was thrown: {', '.join(KIT_NAMES)}")
     parser.add_argument("--game", help="rule set: gives the kit and turns readings into throws")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -351,7 +366,10 @@ def _enrol(args: argparse.Namespace) -> int:
     elif args.source is not None:
         examples = _guided_examples(args)
     else:
-        raise VisionSetupError("give --labels DIR, or --source and --tray for guided enrolment")
+        raise VisionSetupError(
+            "give --labels DIR, or --source for guided enrolment (with --tray, or the first "
+            "picture is the empty tray)"
+        )
     profile = enrol(args.out.stem, examples, glyphs)
     profile.save(args.out)
     for prototype in profile.prototypes:

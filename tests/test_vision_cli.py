@@ -409,3 +409,10 @@ def test_enrolment_says_before_its_pictures_that_the_profile_cannot_be_written(
     args = ["vision", "enrol", "--source", "7", "--out", str(tmp_path / "no" / "p.json")]
     assert main(args) == 2
     assert "its folder does not exist" in capsys.readouterr().err
+
+
+def test_the_kits_named_in_the_help_are_the_vision_kits() -> None:
+    from companion.vision_cli import KIT_NAMES
+    from vision.kit import KITS
+
+    assert set(KIT_NAMES) == set(KITS)
