@@ -71,7 +71,7 @@ def add_vision_commands(commands: Any) -> None:
     enrol.add_argument("--look", default="mine", help="a name for this set's look")
     enrol.add_argument(
         "--d4-generated",
-        type=int,
+        type=_at_least_one,
         default=0,
         metavar="N",
         help="with --labels: also learn the d4's numerals from N generated d4s (a plain font)",
@@ -280,9 +280,11 @@ def _load_profile(path: Path | None) -> Profile:
 def _kit(args: argparse.Namespace) -> Kit | None:
     from vision.kit import kit_named
 
+    if args.game is not None and args.expect is not None:
+        raise VisionSetupError("give --expect or --game, not both (a game gives its kit)")
     if args.game:
         return kit_named(kit_for(games.get(args.game)))
-    return kit_named(args.expect) if args.expect else None
+    return None if args.expect is None else kit_named(args.expect)
 
 
 def _calibrate(args: argparse.Namespace) -> int:
@@ -347,6 +349,7 @@ def _enrol(args: argparse.Namespace) -> int:
     from vision.profile import Profile, enrol
 
     _check_writable(args.out)
+    _check_enrolment_options(args)
     glyphs: list[Any] = []
     if args.labels is not None:
         learned = labelled_enrolment(load_scenes(args.labels))
@@ -382,6 +385,14 @@ def _enrol(args: argparse.Namespace) -> int:
         print(f"d4 numerals: {len(glyphs)} glyphs ({', '.join(looks)})")
     print(f"profile written to {args.out}")
     return 0
+
+
+def _check_enrolment_options(args: argparse.Namespace) -> None:
+    """Options of the other way of enrolling are refused rather than left unused."""
+    if args.labels is not None and args.source is not None:
+        raise VisionSetupError("give --labels (learn from labels) or --source (guided), not both")
+    if args.d4_generated and args.labels is None:
+        raise VisionSetupError("--d4-generated goes with --labels")
 
 
 GUIDED_D4_MIN = 2  # pictures of each value, in guided d4 enrolment

@@ -416,3 +416,34 @@ def test_the_kits_named_in_the_help_are_the_vision_kits() -> None:
     from vision.kit import KITS
 
     assert set(KIT_NAMES) == set(KITS)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--expect", "ur", "--game", "ur-finkel"], "give --expect or --game, not both"),
+        (["--expect", ""], "no kit named ''"),
+    ],
+)
+def test_reading_options_that_contradict_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    made = scene(4, "modern")
+    cv2.imwrite(str(tmp_path / "empty.png"), made.empty)
+    args = ["vision", "read", str(tmp_path / "empty.png"), "--tray", str(tmp_path / "empty.png")]
+    assert main([*args, *options]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--labels", "x", "--source", "y"], "not both"),
+        (["--source", "y", "--d4-generated", "5"], "--d4-generated goes with --labels"),
+    ],
+)
+def test_enrolment_options_of_the_other_way_are_refused(
+    capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    assert main(["vision", "enrol", *options, "--out", "x.json"]) == 2
+    assert message in capsys.readouterr().err
