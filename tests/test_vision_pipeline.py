@@ -375,6 +375,15 @@ def test_empty_tray_is_refused_as_empty(profile: Profile) -> None:
     assert [r.reason for r in observation.refusals] == [Reason.EMPTY]
 
 
+def test_a_throw_on_another_tray_than_the_calibrated_one_says_so(profile: Profile) -> None:
+    calibrated, other = scene(7, "modern"), scene(8, "sticks4")  # a red felt, a blue one
+    felts = calibrated.empty[450, 600].astype(int), other.empty[450, 600].astype(int)
+    assert np.abs(felts[0] - felts[1]).max() > 100
+    observation = Reader(calibrate(calibrated.empty), profile).read(other.frame)
+    assert [r.reason for r in observation.refusals] == [Reason.UNLIKE_TRAY]
+    assert "calibrate again" in observation.summary()
+
+
 def test_tray_scale_is_found_and_saved(tmp_path: Path) -> None:
     made = scene(1, "sticks4")
     tray = calibrate(made.empty)

@@ -39,6 +39,7 @@ class Reason(StrEnum):
     UNCLEAR = "unclear"
     UNKNOWN_FACE = "unknown-face"
     EMPTY = "empty"
+    UNLIKE_TRAY = "unlike-tray"
 
     @property
     def message(self) -> str:
@@ -58,6 +59,10 @@ _MESSAGES = {
     Reason.UNCLEAR: "a face cannot be read with enough confidence: throw again",
     Reason.UNKNOWN_FACE: "a face looks like no set the profile knows: enrol these implements",
     Reason.EMPTY: "the tray is empty",
+    Reason.UNLIKE_TRAY: (
+        "most of the tray looks unlike the empty tray calibrated: if the tray, the light or "
+        "the camera changed, calibrate again"
+    ),
 }
 
 

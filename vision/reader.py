@@ -95,6 +95,8 @@ class Reader:
             self._follow(foreground.motion)
             foreground = self.segmenter.foreground(frame)
         frame = foreground.frame  # moved back onto the empty tray, relit as it was
+        if _unlike_tray(foreground, self.tray):
+            return Observation(refusals=(Refusal(Reason.UNLIKE_TRAY),))
         blobs = self._blobs(frame, foreground)
         calls = [(blob, _as_kit_die(blob, call, kit)) for blob, call in blobs]
         outcomes, mixed = _of_one_set(
@@ -247,6 +249,16 @@ class Reader:
         if pips.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
+
+
+# Every implement of a kit covers under a tenth of the floor, an arm over the tray under a
+# third of it: more than half is another tray, another light or the camera moved.
+UNLIKE_TRAY_SHARE = 0.5
+
+
+def _unlike_tray(foreground: Foreground, tray: Tray) -> bool:
+    changed = sum(blob.area_mm2 for blob in foreground.blobs)
+    return changed > UNLIKE_TRAY_SHARE * tray.floor_mm[0] * tray.floor_mm[1]
 
 
 def _of_one_set(

@@ -131,6 +131,7 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "refusal-unclear": ("a face is unclear: throw again", "une face illisible : relancez"),
     "refusal-unknown-face": ("sticks not known: enrol them", "bâtonnets inconnus : à apprendre"),
     "refusal-empty": ("the tray is empty", "le plateau est vide"),
+    "refusal-unlike-tray": ("tray changed: calibrate again", "plateau changé : recalibrez"),
     "problem": ("Problem", "Problème"),
     "ok-continue": ("OK: continue", "OK : continuer"),
     "nothing-to-undo": ("Nothing to undo.", "Rien à annuler."),
