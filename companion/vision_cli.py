@@ -608,7 +608,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     else:
         print(report.text())
         if args.mistakes:
-            print(f"pictures of {len(report.mistakes)} mistakes in {args.mistakes}")
+            print(f"pictures of {report.pictures} mistakes in {args.mistakes}")
     return 0
 
 

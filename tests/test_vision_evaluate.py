@@ -12,7 +12,7 @@ import pytest
 
 from vision.dataset import Scene, load_scenes
 from vision.evaluate import KEPT_TRAYS, Recent, TrayReaders, evaluate
-from vision.observation import Observation
+from vision.observation import Observation, Reason, Refusal
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
 from vision.synthetic import write_set
@@ -109,3 +109,23 @@ def test_trays_asked_for_again_after_being_let_go_are_calibrated_again(
     evaluate(order, lambda frame, tray, scene: Observation((), ()))
     assert calibrated.count(first.tray) == 2
     assert len(calibrated) == len(many_trays) + 1
+
+
+def test_mistakes_are_drawn_but_for_scenes_whose_tray_cannot_be_calibrated(
+    tmp_path: Path,
+) -> None:
+    import cv2
+    import numpy as np
+
+    scenes = load_scenes(write_set(tmp_path / "set", 2, seed=3))
+    cv2.imwrite(str(scenes[1].tray), np.zeros((900, 1200, 3), np.uint8))  # no tray to find
+
+    def refuse(frame: Image, tray: Tray, scene: Scene) -> Observation:
+        return Observation(refusals=(Refusal(Reason.UNCLEAR),))
+
+    clean = [scene for scene in scenes if scene.expect == "read"]
+    report = evaluate(scenes, refuse, tmp_path / "mistakes")
+    drawn = sorted(path.stem for path in (tmp_path / "mistakes").iterdir())
+    assert report.pictures == len(drawn)
+    assert drawn == [s.image.stem for s in clean if s is not scenes[1]]
+    assert len(report.mistakes) == len(clean)

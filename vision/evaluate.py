@@ -78,6 +78,7 @@ class Report:
     )
     reasons: Counter[str] = field(default_factory=Counter)
     mistakes: list[str] = field(default_factory=list)
+    pictures: int = 0  # of mistakes drawn (not those whose tray could not be calibrated)
 
     @property
     def object_count(self) -> int:
@@ -159,6 +160,7 @@ def evaluate(
             report.mistakes.append(f"{scene.image.name}: {scene.expect}, {outcome}")
             if mistakes_folder is not None:
                 _draw_mistake(frame, scene, observation, mistakes_folder / scene.image.name)
+                report.pictures += 1
     return report
 
 
