@@ -633,6 +633,7 @@ def _check_unused(folder: Path) -> None:
 def _check_writable(path: Path) -> None:
     """A message now, before a guided session's pictures are taken, when the profile
     could not be written at its end."""
-    problem = "it is a folder" if path.is_dir() else "its folder does not exist"
-    if path.is_dir() or not path.parent.is_dir():
-        raise VisionSetupError(f"the profile cannot be written to {path}: {problem}")
+    if path.is_dir():
+        raise VisionSetupError(f"the profile cannot be written to {path}: it is a folder")
+    if not path.parent.is_dir():
+        raise VisionSetupError(f"the profile cannot be written to {path}: no such folder")

@@ -416,7 +416,7 @@ def test_enrolment_says_before_its_pictures_that_the_profile_cannot_be_written(
 ) -> None:
     args = ["vision", "enrol", "--source", "7", "--out", str(tmp_path / "no" / "p.json")]
     assert main(args) == 2
-    assert "its folder does not exist" in capsys.readouterr().err
+    assert "p.json: no such folder" in capsys.readouterr().err
 
 
 def test_the_kits_named_in_the_help_are_the_vision_kits() -> None:

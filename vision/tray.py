@@ -280,8 +280,8 @@ def _check_saved_floor(floor: Points, px_per_mm: float, empty: Image) -> None:
     height, width = empty.shape[:2]
     if floor.ndim != 2 or floor.shape[0] < 3 or floor.shape[1] != 2:
         raise ValueError("its floor is not a polygon")
-    inside = (floor >= -1).all() and (floor[:, 0] <= width + 1).all()
-    if not (np.isfinite(floor).all() and inside and (floor[:, 1] <= height + 1).all()):
+    within = (floor >= -1) & (floor <= np.array([width, height], np.float32) + 1)
+    if not within.all():  # NaN is within nothing
         raise ValueError("its floor is not inside its empty tray's picture")
     if cv2.contourArea(floor) < 0.2 * width * height:
         raise ValueError("its floor is too small a part of its empty tray's picture")
@@ -314,9 +314,10 @@ def read_image(path: Path) -> Image:
         raise CalibrationError(f"{path}: a folder, not an image (a folder of images: --source)")
     if not path.is_file():  # before OpenCV, which would also print a warning of its own
         raise CalibrationError(f"{path}: no such image file")
-    if _cut_short_jpeg(path.read_bytes()):
+    data = path.read_bytes()
+    if _cut_short_jpeg(data):
         raise CalibrationError(f"{path}: the image is cut short (an incomplete file)")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise CalibrationError(f"{path}: not an image that can be read")
     return np.asarray(image, np.uint8)
