@@ -75,7 +75,7 @@ def _scene(folder: Path, record: object) -> Scene:
     counted as a refusal, a mistaken ``expect`` as a silent error)."""
     if not isinstance(record, dict):
         raise ValueError("not a JSON object")
-    scene = _scene_of(folder, record)
+    scene = _scene_from_fields(folder, record)
     if scene.expect not in EXPECTS:
         raise ValueError(f"expect {scene.expect!r}: one of {', '.join(EXPECTS)}")
     for picture in (scene.image, scene.tray):
@@ -84,7 +84,7 @@ def _scene(folder: Path, record: object) -> Scene:
     return scene
 
 
-def _scene_of(folder: Path, record: dict[str, object]) -> Scene:
+def _scene_from_fields(folder: Path, record: dict[str, object]) -> Scene:
     objects = tuple(
         TruthObject(
             _kind(str(o["kind"])),

@@ -251,8 +251,9 @@ class Reader:
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
 
 
-# Every implement of a kit covers under a tenth of the floor, an arm over the tray under a
-# third of it: more than half is another tray, another light or the camera moved.
+# Every implement of a kit covers under a tenth of the floor; hands and arms over the tray
+# changed 21 % of it at most on the dev set (0113), 17 % on 200 generated throws (seed 173):
+# more than half is another tray, another light or the camera moved.
 UNLIKE_TRAY_SHARE = 0.5
 
 
