@@ -498,9 +498,12 @@ def _read(args: argparse.Namespace) -> int:
     profile = _load_profile(args.profile)
     results: list[dict[str, Any]] = []
     failed = 0
-    if args.images:
-        reader = Reader(_load_tray(args.tray, floor_mm=args.floor_mm), profile)
-        for path in args.images:
+    images, tray = args.images, args.tray
+    if args.source is not None and not images:
+        images, tray = _folder_images(args.source, tray)
+    if images:
+        reader = Reader(_load_tray(tray, floor_mm=args.floor_mm), profile)
+        for path in images:
             try:  # an unreadable image, or one of another camera's size
                 observation = reader.read(read_image(path), kit)
             except CalibrationError as error:
@@ -518,6 +521,26 @@ def _read(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
     return 2 if failed else 0
+
+
+def _folder_images(spec: str, tray: str | None) -> tuple[list[Path], str | None]:
+    """The images of a folder given as ``--source`` (none for a camera or a video), read as
+    IMAGE arguments are: each named, and one that cannot be read does not stop the others.
+    Without ``tray``, the first is the empty tray."""
+    from vision.sources import FolderSource
+
+    if not Path(spec).is_dir():
+        return [], tray
+    source = FolderSource.from_folder(Path(spec))
+    if tray is not None:
+        return source.paths, tray
+    first, *rest = source.paths
+    if not rest:
+        raise VisionSetupError(
+            f"{spec}: its one image is taken as the empty tray, which leaves nothing to read "
+            "(give --tray)"
+        )
+    return rest, str(first)
 
 
 def _report_error(name: str, message: str, args: argparse.Namespace) -> dict[str, Any]:

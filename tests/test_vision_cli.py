@@ -333,8 +333,28 @@ def test_read_from_a_source_without_a_tray_takes_the_first_frame_as_the_empty_tr
     _throw_filmed(tmp_path / "film", 1)
     assert main(["vision", "read", "--source", str(tmp_path / "film"), "--json"]) == 0
     (record,) = json.loads(capsys.readouterr().out)
-    assert record["image"] == "frame 1"
+    assert record["image"].endswith("001.png")
     assert "implements" in record
+
+
+def test_read_from_a_folder_names_each_image_and_goes_on_past_one_it_cannot_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _throw_filmed(tmp_path / "film", 3)
+    (tmp_path / "film" / "002.png").write_bytes(b"not a picture")
+    assert main(["vision", "read", "--source", str(tmp_path / "film"), "--json"]) == 2
+    first, broken, last = json.loads(capsys.readouterr().out)
+    assert first["image"].endswith("001.png") and "implements" in first
+    assert broken["image"].endswith("002.png") and "error" in broken
+    assert last["image"].endswith("003.png") and "implements" in last
+
+
+def test_read_from_a_folder_of_only_the_empty_tray_says_nothing_is_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _throw_filmed(tmp_path / "film", 0)
+    assert main(["vision", "read", "--source", str(tmp_path / "film")]) == 2
+    assert "leaves nothing to read" in capsys.readouterr().err
 
 
 def test_a_jpeg_cut_short_is_refused_not_read(
