@@ -480,6 +480,23 @@ def test_in_a_kit_of_d4s_a_die_whose_outline_looks_square_is_read_as_a_d4(
     assert read >= 8
 
 
+@pytest.mark.parametrize("kit", ["ur", "ur-nostick", "binary-d4"])
+def test_six_sided_dice_thrown_in_a_kit_of_d4s_are_named_not_called_cocked(
+    kit: str, glyphs: tuple[Glyph, ...]
+) -> None:
+    """Square dice in a kit of d4s are fitted as d4s that lost a corner; when that fails
+    and their pips read, they are six-sided dice thrown by mistake: a throw again of the
+    same dice would be refused again, so the players are told what is wrong."""
+    profile = Profile("d4", default_profile().prototypes, glyphs)
+    for seed in (4, 8):
+        made = scene(seed, "modern")
+        observation = Reader(calibrate(made.empty), profile).read(made.frame, kit_named(kit))
+        assert not observation.implements
+        named = [r for r in observation.refusals if r.reason is Reason.UNKNOWN_OBJECT]
+        assert len(named) == 2 and all("six-sided" in r.detail for r in named)
+        assert Reason.COCKED not in {r.reason for r in observation.refusals}
+
+
 def test_with_a_calibrated_tray_the_first_picture_is_the_first_value(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -98,9 +98,8 @@ class Reader:
         if _unlike_tray(foreground, self.tray):
             return Observation(refusals=(Refusal(Reason.UNLIKE_TRAY),))
         blobs = self._blobs(frame, foreground)
-        calls = [(blob, _as_kit_die(blob, call, kit)) for blob, call in blobs]
         outcomes, mixed = _of_one_set(
-            [self._read_blob(frame, blob, call, kit) for blob, call in calls]
+            [self._read_blob(frame, blob, call, kit) for blob, call in blobs]
         )
         read = self._read_d4s(frame, outcomes, _reads_tips(kit))
         implements = [outcome for outcome in read if isinstance(outcome, Implement)]
@@ -144,6 +143,7 @@ class Reader:
         self, frame: Image, blob: Blob, call: ShapeCall, kit: Kit | None
     ) -> Implement | Refusal | _D4 | _Stick:
         binary = _reads_tips(kit)
+        seen_as, call = call, _as_kit_die(blob, call, kit)
         if call.shape is Shape.HAND:
             return Refusal(Reason.HAND, blob.box)
         if blob.touches_border or blob.outside_mm >= ON_RIM_MM:
@@ -161,6 +161,8 @@ class Reader:
                 # leaves a d4's outline no triangle, or too narrow for any die; its
                 # numerals on three fitted faces, cross-checked, show it lies flat. (In a
                 # kit without d4s, it is a cocked stick or die, or no implement.)
+                if seen_as != call:
+                    refusal = self._d6_not_in_kit(frame, blob) or refusal
                 return self._d4(blob, binary, otherwise=refusal)
             return refusal
         if call.kind is Kind.D6:
@@ -168,6 +170,14 @@ class Reader:
         if call.kind is Kind.D4:
             return self._d4(blob, binary)
         return self._read_stick(frame, blob, call.kind)
+
+    def _d6_not_in_kit(self, frame: Image, blob: Blob) -> Refusal | None:
+        """Why a square die in a kit without d6s is refused if it is not a d4 that lost a
+        corner: a d6 whose pips can be read, thrown by mistake, is named as such rather
+        than as a d4 resting cocked (which a throw again would not mend)."""
+        if not isinstance(self._read_d6(frame, blob), Implement):
+            return None
+        return Refusal(Reason.UNKNOWN_OBJECT, blob.box, "a six-sided die: not of this kit")
 
     def _on_floor(self, blob: Blob, call: ShapeCall) -> tuple[Blob, ShapeCall]:
         """A stick lying whole on the floor against a wall, without its light or shade on
