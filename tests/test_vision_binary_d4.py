@@ -36,6 +36,10 @@ BARE = PLAIN_CONTRAST - 10
         ({"top": [120.0, 130.0], "0": [125.0], "1": [BARE, 45.0], "2": [BARE]}, MARKED),
         # a bare corner shaded past PLAIN_CONTRAST in both faces, the paint five times as far
         ({"top": [120.0, 130.0], "0": [125.0], "1": [24.0, 26.0], "2": [BARE]}, MARKED),
+        # a third tip like paint in its one face, but under half the paint of the other two
+        ({"top": [200.0, 190.0], "0": [BARE], "1": [198.0, 202.0], "2": [42.0]}, MARKED),
+        # a painted corner half off its paint in one face: the paint is what its other shows
+        ({"top": [186.0, 101.0], "0": [BARE, 1.0], "1": [BARE, 36.0], "2": [52.0, 161.0]}, MARKED),
     ],
 )
 def test_two_painted_tips_give_the_face(contrasts: dict[str, list[float]], face: str) -> None:
@@ -46,6 +50,8 @@ def test_two_painted_tips_give_the_face(contrasts: dict[str, list[float]], face:
     ("contrasts", "detail"),
     [
         ({"top": [PAINT], "0": [PAINT], "1": [PAINT], "2": [BARE]}, "3 painted tips"),
+        # a third tip over half the paint of the other two: which two are paint is unclear
+        ({"top": [120.0], "0": [110.0], "1": [70.0], "2": [BARE]}, "3 painted tips"),
         ({"top": [PAINT], "0": [BARE], "1": [BARE], "2": [BARE]}, "1 painted tips"),
         ({"top": [PAINT, BARE], "0": [PAINT], "1": [BARE], "2": [BARE]}, "1 painted tips"),
         ({"top": [PAINT], "0": [PAINT], "1": [PAINT, BARE], "2": [BARE]}, "base corner"),
