@@ -117,6 +117,11 @@ def add_vision_commands(commands: Any) -> None:
         help="first write N generated scenes into DIR (a new or empty folder)",
     )
     evaluate.add_argument("--seed", type=int, default=0, help="with --synthetic: which scenes")
+    evaluate.add_argument(
+        "--kit",
+        choices=KIT_NAMES,
+        help="with --synthetic: throws of this kit only (default: every kit, drawn at random)",
+    )
     for option, sizes in (("--d4-edge-mm", "d4s' edges"), ("--d6-side-mm", "d6s' sides")):
         evaluate.add_argument(
             option,
@@ -617,10 +622,12 @@ def _evaluate(args: argparse.Namespace) -> int:
             d6_side_mm=d6_side_mm,
             d4_font=args.d4_font or "sans",
             floor_mm=floor_mm,
+            kits=KIT_NAMES if args.kit is None else (args.kit,),
         )
-    elif args.d4_edge_mm or args.d6_side_mm or args.d4_font:
+    elif args.d4_edge_mm or args.d6_side_mm or args.d4_font or args.kit:
         raise VisionSetupError(
-            "--d4-edge-mm, --d6-side-mm and --d4-font draw generated dice: give --synthetic N too"
+            "--d4-edge-mm, --d6-side-mm, --d4-font and --kit draw generated throws: give "
+            "--synthetic N too"
         )
     if args.mistakes is not None:
         _made_folder(args.mistakes, "the pictures of mistakes")

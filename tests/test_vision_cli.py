@@ -258,6 +258,18 @@ def test_evaluate_generates_d4s_in_the_font_asked_for(
     assert "give --synthetic N too" in capsys.readouterr().err
 
 
+def test_evaluate_generates_throws_of_one_kit_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["vision", "evaluate", str(tmp_path / "set"), "--synthetic", "6", "--seed", "2"]
+    assert main([*args, "--kit", "modern", "--json"]) == 0
+    capsys.readouterr()
+    lines = (tmp_path / "set" / "labels.jsonl").read_text().splitlines()
+    assert [json.loads(line)["kit"] for line in lines] == ["modern"] * 6
+    assert main(["vision", "evaluate", str(tmp_path / "set"), "--kit", "modern"]) == 2
+    assert "give --synthetic N too" in capsys.readouterr().err
+
+
 def _throw_filmed(folder: Path, still: int) -> None:
     """A folder of frames: the empty tray, then a throw lying still, each frame with noise
     of its own (as a camera gives)."""

@@ -51,6 +51,7 @@ PIPS = {
     6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
 }
 CARD_MM = 30.0  # printed corner marker cards
+SCENE_KITS = ("sticks4", "sticks3", "ur", "ur-nostick", "modern", "binary-d4")
 TROUBLES = ("on-edge", "off-tray", "hand", "touching", "cocked")
 STICK_SIZE_MM = (120.0, 16.0)
 YESNO_SIZE_MM = (150.0, 20.0)
@@ -814,14 +815,16 @@ def write_set(
     d6_side_mm: tuple[float, float] = D6_SIDE_MM,
     d4_font: str = "sans",
     floor_mm: tuple[float, float] = FLOOR_MM,
+    kits: tuple[str, ...] = SCENE_KITS,
 ) -> Path:
-    """A labelled folder in the development set's format, for ``companion vision evaluate``."""
+    """A labelled folder in the development set's format, for ``companion vision evaluate``:
+    throws of ``kits``, each drawn at random."""
     rng = Random(seed)
     (folder / "images").mkdir(parents=True, exist_ok=True)
     (folder / "trays").mkdir(parents=True, exist_ok=True)
     lines = []
     for index in range(count):
-        kit = rng.choice(("sticks4", "sticks3", "ur", "ur-nostick", "modern", "binary-d4"))
+        kit = rng.choice(kits)
         trouble = rng.choice(TROUBLES) if rng.random() < trouble_share else None
         if trouble == "cocked" and kit.startswith("sticks"):
             trouble = "on-edge"
