@@ -602,7 +602,7 @@ def _watch(args: argparse.Namespace) -> int:
 def _evaluate(args: argparse.Namespace) -> int:
     from vision.dataset import load_scenes
     from vision.evaluate import TrayReaders, evaluate
-    from vision.synthetic import D4_EDGE_MM, D6_SIDE_MM, check_drawable, write_set
+    from vision.synthetic import D4_EDGE_MM, D6_SIDE_MM, SCENE_KITS, check_drawable, write_set
     from vision.tray import FLOOR_MM, floor_size
 
     floor_mm = floor_size(*(args.floor_mm or FLOOR_MM))
@@ -622,7 +622,7 @@ def _evaluate(args: argparse.Namespace) -> int:
             d6_side_mm=d6_side_mm,
             d4_font=args.d4_font or "sans",
             floor_mm=floor_mm,
-            kits=KIT_NAMES if args.kit is None else (args.kit,),
+            kits=SCENE_KITS if args.kit is None else (args.kit,),
         )
     elif args.d4_edge_mm or args.d6_side_mm or args.d4_font or args.kit:
         raise VisionSetupError(
