@@ -529,17 +529,21 @@ def _read(args: argparse.Namespace) -> int:
 
 
 def _folder_images(spec: str, tray: str | None) -> tuple[list[Path], str | None]:
-    """The images of a folder given as ``--source`` (none for a camera or a video), read as
-    IMAGE arguments are: each named, and one that cannot be read does not stop the others.
-    Without ``tray``, the first is the empty tray."""
-    from vision.sources import FolderSource
+    """The images of a folder (or the image) given as ``--source``, none for a camera or a
+    video, read as IMAGE arguments are: each named, and one that cannot be read does not
+    stop the others. Without ``tray``, the first is the empty tray."""
+    from vision.sources import IMAGE_SUFFIXES, FolderSource
 
-    if not Path(spec).is_dir():
+    path = Path(spec)
+    if path.is_dir():
+        paths = FolderSource.from_folder(path).paths
+    elif path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:
+        paths = [path]
+    else:
         return [], tray
-    source = FolderSource.from_folder(Path(spec))
     if tray is not None:
-        return source.paths, tray
-    first, *rest = source.paths
+        return paths, tray
+    first, *rest = paths
     if not rest:
         raise VisionSetupError(
             f"{spec}: its one image is taken as the empty tray, which leaves nothing to read "

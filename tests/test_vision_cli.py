@@ -367,6 +367,8 @@ def test_read_from_a_folder_of_only_the_empty_tray_says_nothing_is_left(
     _throw_filmed(tmp_path / "film", 0)
     assert main(["vision", "read", "--source", str(tmp_path / "film")]) == 2
     assert "leaves nothing to read" in capsys.readouterr().err
+    assert main(["vision", "read", "--source", str(tmp_path / "film" / "000.png")]) == 2
+    assert "leaves nothing to read" in capsys.readouterr().err
 
 
 def test_a_jpeg_cut_short_is_refused_not_read(

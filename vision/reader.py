@@ -61,10 +61,11 @@ _NARROWEST_FACE_MM = {Kind.STICK: 10.5, Kind.YESNO: 12.5}
 @dataclass(frozen=True)
 class _D4:
     """A die to read as a d4 once fitted; ``otherwise``, what it is if that fails (a die
-    whose outline looked cocked)."""
+    whose outline looked cocked); ``square``: its outline looked like a d6's."""
 
     blob: Blob
     otherwise: Refusal | None = None
+    square: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,23 +162,24 @@ class Reader:
                 # leaves a d4's outline no triangle, or too narrow for any die; its
                 # numerals on three fitted faces, cross-checked, show it lies flat. (In a
                 # kit without d4s, it is a cocked stick or die, or no implement.)
-                if seen_as != call:
-                    refusal = self._d6_not_in_kit(frame, blob) or refusal
-                return self._d4(blob, binary, otherwise=refusal)
+                die = _D4(blob, refusal, square=seen_as != call)
+                return self._d4(frame, die, binary)
             return refusal
         if call.kind is Kind.D6:
             return self._read_d6(frame, blob)
         if call.kind is Kind.D4:
-            return self._d4(blob, binary)
+            return self._d4(frame, _D4(blob), binary)
         return self._read_stick(frame, blob, call.kind)
 
-    def _d6_not_in_kit(self, frame: Image, blob: Blob) -> Refusal | None:
-        """Why a square die in a kit without d6s is refused if it is not a d4 that lost a
-        corner: a d6 whose pips can be read, thrown by mistake, is named as such rather
-        than as a d4 resting cocked (which a throw again would not mend)."""
-        if not isinstance(self._read_d6(frame, blob), Implement):
-            return None
-        return Refusal(Reason.UNKNOWN_OBJECT, blob.box, "a six-sided die: not of this kit")
+    def _not_read(self, frame: Image, die: _D4, refusal: Refusal) -> Refusal:
+        """Why a die that was not read as a d4 is refused: ``refusal``, or what its outline
+        said; but a square die whose pips read is a d6 thrown by mistake in a kit without
+        d6s, named as such rather than as a d4 resting cocked (which a throw again would
+        not mend). The pips are counted only then: a d4 that lost a corner and is read
+        costs nothing more."""
+        if die.square and isinstance(self._read_d6(frame, die.blob), Implement):
+            return Refusal(Reason.UNKNOWN_OBJECT, die.blob.box, "a six-sided die: not of this kit")
+        return die.otherwise or refusal
 
     def _on_floor(self, blob: Blob, call: ShapeCall) -> tuple[Blob, ShapeCall]:
         """A stick lying whole on the floor against a wall, without its light or shade on
@@ -206,12 +208,12 @@ class Reader:
         implement = Implement(kind, blob.box, reading.confidence, face=face)
         return _Stick(implement, reading.looks, features.colour)
 
-    def _d4(self, blob: Blob, binary: bool, otherwise: Refusal | None = None) -> _D4 | Refusal:
+    def _d4(self, frame: Image, die: _D4, binary: bool) -> _D4 | Refusal:
         """A d4 to fit with the others, or why it cannot be read."""
         if not binary and not self._d4_glyphs:
             detail = "the profile lacks the d4's numerals: enrol the d4"
-            return otherwise if otherwise is not None else Refusal(Reason.UNCLEAR, blob.box, detail)
-        return _D4(blob, otherwise)
+            return self._not_read(frame, die, Refusal(Reason.UNCLEAR, die.blob.box, detail))
+        return die
 
     def _read_d4s(
         self, frame: Image, outcomes: list[Implement | Refusal | _D4], binary: bool
@@ -230,7 +232,7 @@ class Reader:
 
     def _read_d4(self, frame: Image, die: _D4, tetra: Tetra, binary: bool) -> Implement | Refusal:
         read = self._read_fitted_d4(frame, die, tetra, binary)
-        return read if isinstance(read, Implement) or die.otherwise is None else die.otherwise
+        return read if isinstance(read, Implement) else self._not_read(frame, die, read)
 
     def _read_fitted_d4(
         self, frame: Image, die: _D4, tetra: Tetra, binary: bool
