@@ -5,6 +5,8 @@ with the empty tray and its colours are read."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 import pytest
@@ -15,7 +17,7 @@ from vision.kit import kit_named
 from vision.observation import Kind
 from vision.profile import default_profile
 from vision.reader import Reader
-from vision.segment import Segmenter, byte_median
+from vision.segment import Segmenter, _compared, byte_median
 from vision.settle import Scene
 from vision.synthetic import scene
 from vision.tray import Image, calibrate
@@ -270,3 +272,16 @@ def test_faces_are_enrolled_as_they_are_read_under_other_light() -> None:
 def test_the_felts_median_from_histograms_is_numpys_median(count: int) -> None:
     pixels = np.random.default_rng(count).integers(0, 256, (count, 3)).astype(np.uint8)
     assert np.array_equal(byte_median(pixels), np.median(pixels, axis=0))
+
+
+@pytest.mark.parametrize(
+    ("comparison", "numpys"),
+    [(cv2.CMP_GT, np.greater), (cv2.CMP_LT, np.less)],
+)
+@pytest.mark.parametrize("level", [0.07, -0.15, float(np.log(0.3))])
+def test_the_masks_of_a_comparison_are_numpys(comparison: int, numpys: Any, level: float) -> None:
+    # Levels of the foreground's tests, against values of float32 that lie on them too.
+    values = np.random.default_rng(7).normal(0.0, 0.5, (90, 120)).astype(np.float32)
+    values[::7, ::5] = np.float32(level)
+    expected = numpys(values, level).astype(np.uint8) * 255
+    assert np.array_equal(_compared(values, comparison, level), expected)

@@ -235,18 +235,17 @@ class Segmenter:
     def _mask(self, small: Image, detail: NDArray[np.float32]) -> Mask:
         log_frame = self._prepare(small)
         brightness, hue_shift = change_from_empty(log_frame, self._empty, DRIFT_SAMPLING)
-        hue_changed = hue_shift > HUE_CHANGE
-        lighter = brightness > BRIGHTNESS_CHANGE
-        much_darker = brightness < SHADOW_DEPTH
-        strong = ((hue_changed | lighter | much_darker) * 255).astype(np.uint8)
+        strong = _compared(hue_shift, cv2.CMP_GT, HUE_CHANGE)
+        strong |= _compared(brightness, cv2.CMP_GT, BRIGHTNESS_CHANGE)  # lighter
+        strong |= _compared(brightness, cv2.CMP_LT, SHADOW_DEPTH)  # much darker
         strong = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
         # A darkening that keeps the hue is a shadow, or a dark band of paint: it is kept
         # only where it lies between parts of an object, as bands do and shadows rarely do.
-        darker = ((brightness < -BRIGHTNESS_CHANGE) * 255).astype(np.uint8)
+        darker = _compared(brightness, cv2.CMP_LT, -BRIGHTNESS_CHANGE)
         kept = self._texture_kept(detail)
         felt_texture = self._felt_texture(kept)
         lost = min(TEXTURE_KEPT, TEXTURE_LOST_SHARE * felt_texture)
-        paint = ((kept < lost) * 255).astype(np.uint8)
+        paint = _compared(kept, cv2.CMP_LT, lost)
         hidden = np.asarray(darker & paint, np.uint8)
         mask = strong | self._bridged(strong, hidden) | self._dark_implements(hidden, strong)
         if felt_texture >= PALE_FELT_TEXTURE:
@@ -723,6 +722,12 @@ def _lit(
     if gains is None:
         return frame
     return np.asarray(cv2.transform(frame, np.diag(gains)), np.uint8)
+
+
+def _compared(values: NDArray[np.float32], comparison: int, level: float) -> Mask:
+    """255 where ``values`` compare with ``level`` as ``comparison`` (``cv2.CMP_GT``...)
+    says, else 0: OpenCV makes the mask in a third of numpy's time."""
+    return np.asarray(cv2.compare(values, np.array([level]), comparison), np.uint8)
 
 
 def _shrunk(image: Image) -> Image:
