@@ -235,7 +235,7 @@ def _running_sums(
     above = running.reshape(rows + 2, columns, _COLUMNS)
     for row in range(rows + 1):
         np.add(above[row], each[row], out=above[row + 1])
-    return np.asarray(values.sum(axis=0), np.float64)
+    return np.asarray(above[rows + 1].sum(axis=0), np.float64)  # the columns' sums, added
 
 
 _NEXT = np.array([1, 2, 0])
