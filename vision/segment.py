@@ -642,7 +642,7 @@ def _even(small: Image, region: Mask) -> bool:
 def _halved(mask: Mask) -> Mask:
     """A mask at half its size, a pixel set where most of the four it covers were."""
     halved = cv2.resize(mask, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    return np.asarray((halved > 127) * 255, np.uint8)
+    return np.asarray(cv2.threshold(halved, 127, 255, cv2.THRESH_BINARY)[1], np.uint8)
 
 
 def _small_marks(mask: Mask, largest_px: float) -> Mask:
@@ -650,7 +650,7 @@ def _small_marks(mask: Mask, largest_px: float) -> Mask:
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     small = stats[:, cv2.CC_STAT_AREA] < largest_px
     small[0] = False  # the background
-    return np.asarray(small[labels] * 255, np.uint8)
+    return np.asarray(np.take((small * 255).astype(np.uint8), np.asarray(labels, np.int32)))
 
 
 def _holds_an_implement(region: Mask, px_per_mm: float) -> bool:
