@@ -720,8 +720,9 @@ class _Throw:
     def _binary_d4(self, index: int) -> dict[str, object]:
         face = self._face(index)
         cocked = self.trouble == "cocked" and index == 0
-        box = _d4(self.canvas, self.placer.place(20), cocked, tip=face)
-        return {"kind": "d4", "face": face, "bbox": box}
+        geometry: dict[str, object] = {}
+        box = _d4(self.canvas, self.placer.place(20), cocked, geometry=geometry, tip=face)
+        return {"kind": "d4", "face": face, "bbox": box, **geometry}
 
     def _yesno(self) -> dict[str, object]:
         face = "edge" if self.trouble == "on-edge" else self.canvas.rng.choice("MP")

@@ -1,0 +1,48 @@
+"""The d4 fit's benchmark: each generated d4's drawn corners against the fitted ones."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from benchmarks.d4_fit import SLIPPED_MM, FittedDie, fitted_dice, summary
+from vision.synthetic import scene
+
+
+def test_a_binary_d4s_label_holds_its_drawn_corners() -> None:
+    d4s = [o for o in scene(5, "binary-d4").objects if o["kind"] == "d4"]
+    assert len(d4s) == 4
+    for d4 in d4s:
+        assert len(d4["top"]) == 2
+        assert len(d4["base"]) == 3
+        x0, y0, x1, y1 = d4["bbox"]
+        for x, y in [d4["top"], *d4["base"]]:
+            assert x0 - 1 <= x <= x1 + 1 and y0 - 1 <= y <= y1 + 1
+
+
+@pytest.mark.parametrize("kit", ["binary-d4", "ur-nostick"])
+def test_fitted_dice_lie_on_their_drawn_corners(kit: str) -> None:
+    dice = list(fitted_dice(range(3), (kit,)))
+    assert len(dice) >= (9 if kit == "binary-d4" else 3)
+    assert {die.kit for die in dice} == {kit}
+    assert statistics.median(die.error_mm for die in dice) < 0.8
+
+
+def _die(error_mm: float, felt_distance: float = 80.0, across: str = "left") -> FittedDie:
+    return FittedDie(0, "binary-d4", 0, error_mm, felt_distance, across, "upper")
+
+
+def test_the_summary_groups_the_dice_and_counts_those_that_slipped() -> None:
+    dice = [_die(0.2), _die(0.4), _die(3.0, felt_distance=10.0, across="right")]
+    table = summary(dice)
+    whole = table["binary-d4"]
+    assert whole["dice"] == 3
+    assert whole["median_mm"] == pytest.approx(0.4)
+    assert whole["p90_mm"] == pytest.approx(3.0)
+    assert whole["slipped_share"] == pytest.approx(1 / 3)
+    assert table["binary-d4, felt's colour"]["slipped_share"] == 1.0
+    assert table["binary-d4, other colour"]["slipped_share"] == 0.0
+    assert table["binary-d4, left"]["dice"] == 2
+    assert table["binary-d4, right"]["median_mm"] == pytest.approx(3.0)
+    assert SLIPPED_MM < 3.0
