@@ -15,7 +15,7 @@ dice are told apart by what may make their fit slip:
 
 Run: ``.venv/bin/python -m benchmarks.d4_fit [--scenes 150] [--seed 0] [--json]``: that
 many throws of four binary d4s and as many of a lone numbered d4, from ``--seed`` on.
-About 40 seconds for the default 300 throws on one core.
+About 80 seconds for the default 300 throws on one core.
 """
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ class _Model:
     def __init__(
         self, crops: Sequence[_Crop], scale: float, silhouette: float = SILHOUETTE_WEIGHT
     ) -> None:
-        self.silhouette = silhouette  # the weight of the floor counted as die and back
+        self.silhouette = silhouette  # weighs the floor counted as die and the die as floor
         sizes = [crop.colours.shape[:2] for crop in crops]
         self.rows = np.array([rows for rows, _ in sizes], np.int64)
         self.columns = np.array([columns for _, columns in sizes], np.int64)
