@@ -100,23 +100,12 @@ def _scene_dice(seed: int, kit: str) -> Iterator[FittedDie]:
 
 def _own_blob(bbox: object, blobs: tuple[Blob, ...]) -> Blob | None:
     """The one blob that holds most of the drawn box, if no other blob overlaps it."""
-    x0, y0, x1, y1 = (int(v) for v in cast(list[float], bbox))
-    drawn = Box(x0, y0, x1, y1)
-    overlapping = [blob for blob in blobs if _overlap(blob.box, drawn) > 0]
+    drawn = Box(*(int(v) for v in cast(list[float], bbox)))
+    overlapping = [blob for blob in blobs if blob.box.overlap(drawn)]
     if len(overlapping) != 1:
         return None
     (blob,) = overlapping
-    return blob if _overlap(blob.box, drawn) >= 0.5 * _area(drawn) else None
-
-
-def _overlap(a: Box, b: Box) -> int:
-    width = min(a.x1, b.x1) - max(a.x0, b.x0)
-    height = min(a.y1, b.y1) - max(a.y0, b.y0)
-    return max(width, 0) * max(height, 0)
-
-
-def _area(box: Box) -> int:
-    return (box.x1 - box.x0) * (box.y1 - box.y0)
+    return blob if blob.box.overlap(drawn) >= 0.5 * drawn.area else None
 
 
 def _worst_point(tetra: Tetra, top: NDArray[np.float64], base: NDArray[np.float64]) -> float:
@@ -130,11 +119,17 @@ def _worst_point(tetra: Tetra, top: NDArray[np.float64], base: NDArray[np.float6
 def _felt_distance(frame: Image, empty: Image, base: NDArray[np.float64]) -> float:
     """Lab distance between the median colours inside the drawn base, in the throw and in
     the empty tray."""
-    inside = np.zeros(frame.shape[:2], np.uint8)
-    cv2.fillConvexPoly(inside, np.round(base).astype(np.int32), 1)
-    die = byte_median(np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB), np.uint8)[inside > 0])
-    felt = byte_median(np.asarray(cv2.cvtColor(empty, cv2.COLOR_BGR2LAB), np.uint8)[inside > 0])
-    return float(np.linalg.norm(die - felt))
+    x, y, width, height = cv2.boundingRect(np.round(base).astype(np.int32))
+    x, y = max(x, 0), max(y, 0)
+    inside = np.zeros((height, width), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(base - (x, y)).astype(np.int32), 1)
+
+    def median_lab(picture: Image) -> NDArray[np.float64]:
+        part = picture[y : y + height, x : x + width]
+        lab = np.asarray(cv2.cvtColor(part, cv2.COLOR_BGR2LAB), np.uint8)
+        return byte_median(lab[inside[: lab.shape[0], : lab.shape[1]] > 0])
+
+    return float(np.linalg.norm(median_lab(frame) - median_lab(empty)))
 
 
 def summary(dice: list[FittedDie]) -> dict[str, dict[str, float]]:

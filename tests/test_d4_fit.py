@@ -7,6 +7,7 @@ import statistics
 import pytest
 
 from benchmarks.d4_fit import SLIPPED_MM, FittedDie, fitted_dice, summary
+from vision.observation import Box
 from vision.synthetic import scene
 
 
@@ -56,3 +57,10 @@ def test_binary_d4s_are_fitted_by_their_outline_where_their_faces_tell_little(se
     dice = list(fitted_dice(range(seed, seed + 1), ("binary-d4",)))
     assert len(dice) == 4
     assert max(die.error_mm for die in dice) < SLIPPED_MM
+
+
+def test_boxes_share_the_pixels_of_their_overlap() -> None:
+    a, b = Box(0, 0, 10, 10), Box(5, 8, 20, 30)
+    assert a.overlap(b) == b.overlap(a) == 5 * 2
+    assert a.overlap(Box(10, 0, 20, 10)) == 0  # side by side: no pixel shared
+    assert a.iou(b) == pytest.approx(10 / (100 + 15 * 22 - 10))

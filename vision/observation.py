@@ -79,11 +79,15 @@ class Box:
         return [self.x0, self.y0, self.x1, self.y1]
 
     def iou(self, other: Box) -> float:
-        ix = max(0, min(self.x1, other.x1) - max(self.x0, other.x0))
-        iy = max(0, min(self.y1, other.y1) - max(self.y0, other.y0))
-        inter = ix * iy
+        inter = self.overlap(other)
         union = self.area + other.area - inter
         return inter / union if union else 0.0
+
+    def overlap(self, other: Box) -> int:
+        """The pixels the two boxes share."""
+        ix = max(0, min(self.x1, other.x1) - max(self.x0, other.x0))
+        iy = max(0, min(self.y1, other.y1) - max(self.y0, other.y0))
+        return ix * iy
 
     @property
     def area(self) -> int:
