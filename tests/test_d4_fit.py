@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 
 import pytest
@@ -64,3 +65,16 @@ def test_boxes_share_the_pixels_of_their_overlap() -> None:
     assert a.overlap(b) == b.overlap(a) == 5 * 2
     assert a.overlap(Box(10, 0, 20, 10)) == 0  # side by side: no pixel shared
     assert a.iou(b) == pytest.approx(10 / (100 + 15 * 22 - 10))
+
+
+def test_a_throw_s_binary_d4s_are_alike_in_size() -> None:
+    # A set's dice are made alike; the generator drew each die's size on its own before.
+    for seed in range(4):
+        d4s = [o for o in scene(seed, "binary-d4").objects if "base" in o]
+        edges = [_edge(d4["base"]) for d4 in d4s]
+        assert len(edges) == 4
+        assert max(edges) - min(edges) < 0.01 * min(edges)
+
+
+def _edge(base: list[list[float]]) -> float:
+    return statistics.mean(math.dist(base[i], base[i - 1]) for i in range(3))

@@ -103,6 +103,13 @@ class _Canvas:
             self.felt, tray = _shared_tray(tray_seed, markers, felt, floor_mm)
             self.image = tray.copy()
         self.shadows = np.zeros(self.image.shape[:2], np.float32)
+        self.set_edge_mm: float | None = None  # the binary d4s' edge, once one is drawn
+
+    def binary_d4_edge(self, drawn_mm: float) -> float:
+        """The edge of the throw's binary d4s: the first one's, as a set's dice are alike."""
+        if self.set_edge_mm is None:
+            self.set_edge_mm = drawn_mm
+        return self.set_edge_mm
 
     def px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         return (self.origin[0] + x_mm * PX_PER_MM, self.origin[1] + y_mm * PX_PER_MM)
@@ -314,7 +321,9 @@ def _d4(
     two of its four tips painted: the top one and one corner of the base, or two corners
     of the base."""
     rng = canvas.rng
-    edge = rng.uniform(*canvas.d4_edge_mm)
+    edge = rng.uniform(*canvas.d4_edge_mm)  # drawn for every die: the rest stays the same
+    if tip is not None:
+        edge = canvas.binary_d4_edge(edge)
     if cocked:
         return _cocked_d4(canvas, place, edge)
     base, apex, centre = _d4_corners(canvas, place, edge)
