@@ -81,7 +81,11 @@ def _scene_dice(seed: int, kit: str) -> Iterator[FittedDie]:
     if not pairs:
         return
     tetras = fit_tetras(
-        foreground.frame, [blob for _, blob in pairs], tray, painted=kit == "binary-d4"
+        foreground.frame,
+        [blob for _, blob in pairs],
+        tray,
+        painted=kit == "binary-d4",
+        alike=kit == "binary-d4",
     )
     height, width = made.frame.shape[:2]
     for index, ((truth, _), tetra) in enumerate(zip(pairs, tetras, strict=True)):

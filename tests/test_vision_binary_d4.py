@@ -232,3 +232,15 @@ def test_a_read_throw_of_four_binary_dice_is_a_throw_of_ur_finkel() -> None:
     seen = [Seen("d4", face=item.face) for item in observation.implements]
     throw = rules.parse_throw(throw_text(kit, seen))
     assert throw.score == 3
+
+
+@pytest.mark.parametrize("seed", [0, 17, 25])
+def test_a_die_on_an_edge_is_not_fitted_at_the_set_s_size(seed: int) -> None:
+    # A die resting on an edge (drawn as a blank square) fitted at the size of the throw's
+    # other dice, however unlike the picture that fit was, had two corners on the felt
+    # beside it read as paint.
+    made = scene(seed, "binary-d4", "cocked")
+    observed = Reader(calibrate(made.empty), default_profile()).read(
+        made.frame, kit_named("binary-d4")
+    )
+    assert [r.reason for r in observed.refusals] == [Reason.COCKED]

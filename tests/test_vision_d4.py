@@ -441,7 +441,9 @@ def test_in_a_kit_without_d4s_a_cocked_outline_is_not_fitted_as_a_d4(
     def called(blob: Blob) -> ShapeCall:
         return ShapeCall(shape)
 
-    def no_fit(frame: object, blobs: list[Blob], tray: object, painted: bool) -> list[object]:
+    def no_fit(
+        frame: object, blobs: list[Blob], tray: object, painted: bool, alike: bool
+    ) -> list[object]:
         assert not blobs, "a d4 was fitted"
         return []
 

@@ -222,7 +222,7 @@ class Reader:
         d4s spends most of its reading fitting them."""
         dice = [outcome for outcome in outcomes if isinstance(outcome, _D4)]
         blobs = [die.blob for die in dice]
-        fitted = iter(fit_tetras(frame, blobs, self.tray, painted=binary))
+        fitted = iter(fit_tetras(frame, blobs, self.tray, painted=binary, alike=binary))
         return [
             self._read_d4(frame, outcome, next(fitted), binary)
             if isinstance(outcome, _D4)
