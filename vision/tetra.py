@@ -48,12 +48,13 @@ FINE_ROUNDS = 12
 # numbered d4s, whose fit the numerals need to a fraction of a millimetre, stay at 1:
 # at 2 their median error grew from 0.53 to 0.61 mm.)
 SILHOUETTE_WEIGHT = 1.0
+PAINTED_SILHOUETTE_WEIGHT = 2.0
 # The dice of a set (a throw's binary d4s) are alike: a die fitted over 4 % larger or
 # smaller than the median of the throw's is fitted again at that size, a departure from it
 # costing SET_SIZE_PRIOR times its log squared, and kept so if that explains its picture
 # within 5 % as well: a fit grown into the die's shadow, or one of a die found in part.
-# Fitted larger by over 15 % (log 0.14), it is not one of the set's dice seen a little off
-# but something else (a die resting on an edge fitted at the set's size was read). On
+# A die fitted over 15 % off (log 0.14) is not one of the set seen a little off but
+# something else (a die resting on an edge, fitted at the set's size, was read). On
 # binary-d4 throws of seeds 501-504, 31 clean throws refused became 26 (none became a
 # refusal; 0.025 instead of 0.04: 28, two new ones); without the 15 % and 5 % bounds, 16
 # throws with a die on an edge were read.
@@ -61,7 +62,7 @@ SET_SIZE_PRIOR = 10.0
 SET_SIZE_TOLERANCE = 0.04
 SET_SIZE_REACH = 0.14
 SET_SIZE_COST = 0.05
-PAINTED_SILHOUETTE_WEIGHT = 2.0
+SET_SIZE_FEWEST = 3  # dice: the median of fewer is no set's size
 
 Points = NDArray[np.float64]
 
@@ -426,7 +427,8 @@ def fit_tetras(
     """:func:`fit_tetra` for each blob, all fitted together: each die's search is its own,
     but the rounds of all are scored in the same batches. ``painted``: the dice have tips
     painted in a colour far from theirs (binary d4s), which do not count in the evenness
-    of a face's colour."""
+    of a face's colour. ``alike``: the dice are of one set, made the same size (a throw's
+    binary d4s); a die fitted a little off the others' size is fitted again at it."""
     if not blobs:
         return []
     crops = [_crop(frame, blob, tray, painted) for blob in blobs]
@@ -445,7 +447,7 @@ def fit_tetras(
     params = _pattern_search(coarse, params, steps[:4], 1.0, COARSE_ROUNDS, smooth=False)
     model = _Model([crop.shrunk(FIT_SCALE) for crop in crops], FIT_SCALE, silhouette)
     params = _pattern_search(dice.cost(model), params, steps / 2, 0.12, FINE_ROUNDS, smooth=True)
-    if alike and len(blobs) >= 3:
+    if alike and len(blobs) >= SET_SIZE_FEWEST:
         params = _alike(dice, model, params, steps / 2)
     bases, apexes = dice.shape(params)
     return [Tetra(base, apex) for base, apex in zip(bases, apexes, strict=True)]
