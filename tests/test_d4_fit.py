@@ -81,13 +81,17 @@ def _edge(base: list[list[float]]) -> float:
     return statistics.mean(math.dist(base[i], base[i - 1]) for i in range(3))
 
 
+@pytest.mark.parametrize(("seed", "die"), [(287, 2), (297, 3)])
 def test_a_die_fitted_off_its_set_s_size_is_fitted_again_at_it(
-    monkeypatch: pytest.MonkeyPatch,
+    seed: int, die: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Seed 74's second die, fitted on its own, slips 1.1 mm, grown past its drawn size.
-    def second_die_error() -> float:
-        return [d.error_mm for d in fitted_dice(range(74, 75), ("binary-d4",))][1]
+    # Each of these dice, fitted on its own, grows past its drawn size: 3.0 and 1.0 mm out
+    # (on OpenCV 4.6 with numpy 1.24 as on newer ones); at its set's size, 1.1 and 0.3.
+    def error() -> float:
+        return [d.error_mm for d in fitted_dice(range(seed, seed + 1), ("binary-d4",))][die]
 
-    assert second_die_error() < 0.8
+    alike = error()
     monkeypatch.setattr(tetra, "SET_SIZE_REACH", 0.0)
-    assert second_die_error() > SLIPPED_MM
+    free = error()
+    assert free > 0.9
+    assert alike < 0.5 * free
