@@ -80,13 +80,9 @@ def _scene_dice(seed: int, kit: str) -> Iterator[FittedDie]:
     pairs = [(o, blob) for o, blob in zip(drawn, owners, strict=True) if blob is not None]
     if not pairs:
         return
-    tetras = fit_tetras(
-        foreground.frame,
-        [blob for _, blob in pairs],
-        tray,
-        painted=kit == "binary-d4",
-        alike=kit == "binary-d4",
-    )
+    binary = kit == "binary-d4"
+    blobs = [blob for _, blob in pairs]
+    tetras = fit_tetras(foreground.frame, blobs, tray, painted=binary, alike=binary)
     height, width = made.frame.shape[:2]
     for index, ((truth, _), tetra) in enumerate(zip(pairs, tetras, strict=True)):
         top, base = np.asarray(truth["top"]), np.asarray(truth["base"])

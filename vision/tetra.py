@@ -40,6 +40,9 @@ CANONICAL_EDGE = 72  # pixels of a rectified face's side
 # Rounds of each search (a round scores 12 to 32 dice at once): a bound on a die's time.
 COARSE_ROUNDS = 20
 FINE_ROUNDS = 12
+# Each search ends once its steps of the centre are below this (pixels of the frame).
+COARSE_SMALLEST = 1.0
+FINE_SMALLEST = 0.12
 # The weight of the floor counted as die and the die as floor, beside the colours left
 # unexplained. A binary d4's painted tips do not count in its faces' evenness (see
 # _unpainted), so its faces place its corners less and its outline must place them more:
@@ -444,20 +447,28 @@ def fit_tetras(
     starts = np.array([_starts(blob) for blob in blobs])
     start_costs = coarse(np.repeat(everyone, 2), starts.reshape(-1, 6)).reshape(-1, 2)
     params = starts[everyone, np.argmin(start_costs, axis=1)]
-    params = _pattern_search(coarse, params, steps[:4], 1.0, COARSE_ROUNDS, smooth=False)
+    params = _pattern_search(
+        coarse, params, steps[:4], COARSE_SMALLEST, COARSE_ROUNDS, smooth=False
+    )
     model = _Model([crop.shrunk(FIT_SCALE) for crop in crops], FIT_SCALE, silhouette)
-    params = _pattern_search(dice.cost(model), params, steps / 2, 0.12, FINE_ROUNDS, smooth=True)
+    fine = dice.cost(model)
+    params = _pattern_search(fine, params, steps / 2, FINE_SMALLEST, FINE_ROUNDS, smooth=True)
     if alike and len(blobs) >= SET_SIZE_FEWEST:
-        params = _alike(dice, model, params, steps / 2)
+        params = _alike(dice, model, fine, params, steps / 2)
     bases, apexes = dice.shape(params)
     return [Tetra(base, apex) for base, apex in zip(bases, apexes, strict=True)]
 
 
 def _alike(
-    dice: _Dice, model: _Model, params: NDArray[np.float64], steps: NDArray[np.float64]
+    dice: _Dice,
+    model: _Model,
+    free: Cost,
+    params: NDArray[np.float64],
+    steps: NDArray[np.float64],
 ) -> NDArray[np.float64]:
     """The fits of a set's dice, each die whose size is a little off the others' fitted
-    again at their size, and kept so when that explains its picture nearly as well."""
+    again at their size, and kept so when that explains its picture (``free``: the cost
+    without the set's size) nearly as well."""
     common = float(np.median(params[:, 3]))
     unlike = np.abs(np.log(params[:, 3] / common))
     again = np.flatnonzero((unlike > SET_SIZE_TOLERANCE) & (unlike <= SET_SIZE_REACH))
@@ -470,8 +481,7 @@ def _alike(
 
     starts = params[again].copy()
     starts[:, 3] = common
-    refits = _pattern_search(cost, starts, steps, 0.12, FINE_ROUNDS, smooth=True)
-    free = dice.cost(model)
+    refits = _pattern_search(cost, starts, steps, FINE_SMALLEST, FINE_ROUNDS, smooth=True)
     kept = free(again, refits) <= free(again, params[again]) * (1 + SET_SIZE_COST)
     params = params.copy()
     params[again[kept]] = refits[kept]
