@@ -8,7 +8,14 @@ import pytest
 
 from companion import games
 from companion.reading import Seen, kit_for, throw_text
-from vision.binary_d4 import PAINT_CONTRAST, PLAIN_CONTRAST, _judged, read_binary_d4
+from vision.binary_d4 import (
+    PAINT_CONTRAST,
+    PLAIN_CONTRAST,
+    SLANTED_FACE,
+    _judged,
+    _TipContrasts,
+    read_binary_d4,
+)
 from vision.kit import kit_named
 from vision.observation import MARKED, PLAIN, Box, Kind, Reason
 from vision.profile import default_profile
@@ -244,3 +251,65 @@ def test_a_die_on_an_edge_is_not_fitted_at_the_set_s_size(seed: int) -> None:
         made.frame, kit_named("binary-d4")
     )
     assert [r.reason for r in observed.refusals] == [Reason.COCKED]
+
+
+BROAD, SLANTED = 0.75, SLANTED_FACE - 0.09  # faces' areas over the base's
+
+
+def _tips(seen: dict[str, list[tuple[float, float]]]) -> _TipContrasts:
+    """Contrasts (contrast, the face's share) per tip."""
+    tips = _TipContrasts()
+    for tip, views in seen.items():
+        for contrast, share in views:
+            tips.add(tip, contrast, share)
+    return tips
+
+
+def test_a_tip_seen_in_a_broad_face_is_judged_by_it_not_by_a_slanted_one() -> None:
+    # Generated (seed 502's throw 283): the bare corner's slanted face mixes in the
+    # broad face beside it, 61 Lab units from its own middle.
+    tips = _tips(
+        {
+            "top": [(201.5, BROAD), (127.3, SLANTED)],
+            "0": [(0.8, BROAD)],
+            "1": [(0.6, BROAD), (61.2, SLANTED)],
+            "2": [(101.6, BROAD)],
+        }
+    )
+    assert _judged(tips.every).face is None
+    assert tips.judged(outline_flat=False).face == MARKED
+
+
+def test_a_tip_seen_only_at_a_slant_is_out_of_view_for_a_die_lying_flat() -> None:
+    # Generated (seed 502's throw 24): the top point a few pixels from a base corner in the
+    # one face that shows that corner, whose region takes in the top point's paint.
+    tips = _tips(
+        {
+            "top": [(94.4, BROAD), (75.7, SLANTED)],
+            "0": [(35.1, SLANTED)],
+            "1": [(0.3, BROAD)],
+            "2": [(98.5, BROAD), (77.0, SLANTED)],
+        }
+    )
+    assert tips.judged(outline_flat=True).face == MARKED
+    # all four tips must be seen on a die whose outline may not lie flat
+    assert "unclear" in tips.judged(outline_flat=False).detail
+
+
+def test_a_slanted_face_still_refuses_when_no_broad_face_tells_the_tip() -> None:
+    tips = _tips(
+        {
+            "top": [(PAINT, BROAD)],
+            "0": [(PAINT, SLANTED)],
+            "1": [(PAINT, SLANTED)],
+            "2": [(BARE, BROAD)],
+        }
+    )
+    assert tips.judged(outline_flat=True).face is None
+
+
+@pytest.mark.parametrize("seed", [1472635872, 401233754, 1166062224])
+def test_dice_with_a_face_seen_at_a_slant_are_read(seed: int) -> None:
+    # Throws of generated seeds 502 (24, 283) and 503 (133), refused before their slanted
+    # faces were heard only where no broad face shows a tip.
+    _assert_every_die_read(scene(seed, "binary-d4"))
