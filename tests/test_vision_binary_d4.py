@@ -313,3 +313,10 @@ def test_dice_with_a_face_seen_at_a_slant_are_read(seed: int) -> None:
     # Throws of generated seeds 502 (24, 283) and 503 (133), refused before their slanted
     # faces were heard only where no broad face shows a tip.
     _assert_every_die_read(scene(seed, "binary-d4"))
+
+
+@pytest.mark.parametrize("seed", [31564701, 1784689865])
+def test_a_slanted_face_does_not_put_a_tip_on_the_floor(seed: int) -> None:
+    # Throws of generated seeds 503 (66) and 504 (5): black tips on a dark grey felt, a die
+    # fitted within a pixel of its drawn corners, whose slanted face's tip took in the felt.
+    _assert_every_die_read(scene(seed, "binary-d4"))
