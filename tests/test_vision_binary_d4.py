@@ -320,3 +320,14 @@ def test_a_slanted_face_does_not_put_a_tip_on_the_floor(seed: int) -> None:
     # Throws of generated seeds 503 (66) and 504 (5): black tips on a dark grey felt, a die
     # fitted within a pixel of its drawn corners, whose slanted face's tip took in the felt.
     _assert_every_die_read(scene(seed, "binary-d4"))
+
+
+def test_a_die_on_an_edge_is_refused_though_a_face_shows_its_corner_off_the_floor() -> None:
+    # Mixed seed 131's throw 46: the blank square's fitted corner is on the felt in one
+    # broad face and not in another. Letting that other face overrule the floor (a fit a
+    # pixel or two out puts a corner's region on the felt in one face only) read it.
+    made = scene(665268029, "binary-d4", "cocked")
+    observed = Reader(calibrate(made.empty), default_profile()).read(
+        made.frame, kit_named("binary-d4")
+    )
+    assert [r.reason for r in observed.refusals] == [Reason.COCKED]
