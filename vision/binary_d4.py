@@ -8,8 +8,9 @@ cancels out), and with the empty tray at the same place (a tip of the floor's ow
 is not on the die). The die is read only when two tips are painted in every face that
 shows them and the other two are bare in some face and painted in none: the top one and
 a corner of the base (marked tip up), or two corners of the base (marked tip down). A die
-whose outline lies flat may have one tip out of view: the other three tell it. Anything
-else (a fit that slipped, a shadow, a glint) is a refusal.
+whose outline lies flat may have one tip out of view: the other three tell it. A face
+seen at a slant, whose tips are a few pixels wide, is heard on a tip only when no broader
+face shows it. Anything else (a fit that slipped, a shadow, a glint) is a refusal.
 """
 
 from __future__ import annotations
@@ -125,6 +126,9 @@ def read_binary_d4(
     return contrasts.judged(outline_flat)
 
 
+_TIPS = ("top", "0", "1", "2")  # the top point, then the base corners by their index
+
+
 class _TipContrasts:
     """Each tip's contrasts with its faces' middles: in every face that shows it, and in
     the faces not seen at a slant (``SLANTED_FACE``)."""
@@ -148,9 +152,6 @@ class _TipContrasts:
             if broad_only.face is not None:
                 return broad_only
         return judged
-
-
-_TIPS = ("top", "0", "1", "2")
 
 
 def _judged(contrasts: dict[str, list[float]], hidden_allowed: int = 0) -> BinaryReading:
