@@ -246,11 +246,15 @@ def test_a_die_on_an_edge_is_not_fitted_at_the_set_s_size(seed: int) -> None:
     # A die resting on an edge (drawn as a blank square) fitted at the size of the throw's
     # other dice, however unlike the picture that fit was, had two corners on the felt
     # beside it read as paint.
-    made = scene(seed, "binary-d4", "cocked")
+    assert _reasons(scene(seed, "binary-d4", "cocked")) == [Reason.COCKED]
+
+
+def _reasons(made: SyntheticScene) -> list[Reason]:
+    """The reasons the generated throw is refused for."""
     observed = Reader(calibrate(made.empty), default_profile()).read(
         made.frame, kit_named("binary-d4")
     )
-    assert [r.reason for r in observed.refusals] == [Reason.COCKED]
+    return [refusal.reason for refusal in observed.refusals]
 
 
 BROAD, SLANTED = 0.75, SLANTED_FACE - 0.09  # faces' areas over the base's
@@ -326,8 +330,4 @@ def test_a_die_on_an_edge_is_refused_though_a_face_shows_its_corner_off_the_floo
     # Mixed seed 131's throw 46: the blank square's fitted corner is on the felt in one
     # broad face and not in another. Letting that other face overrule the floor (a fit a
     # pixel or two out puts a corner's region on the felt in one face only) read it.
-    made = scene(665268029, "binary-d4", "cocked")
-    observed = Reader(calibrate(made.empty), default_profile()).read(
-        made.frame, kit_named("binary-d4")
-    )
-    assert [r.reason for r in observed.refusals] == [Reason.COCKED]
+    assert _reasons(scene(665268029, "binary-d4", "cocked")) == [Reason.COCKED]
