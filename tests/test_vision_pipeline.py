@@ -17,7 +17,7 @@ from vision.features import face_features, stick_strip
 from vision.guided import flat_examples
 from vision.kit import kit_named
 from vision.numerals import Glyph
-from vision.observation import NO, Kind, Observation, Reason
+from vision.observation import NO, Box, Kind, Observation, Reason
 from vision.polygons import convex_gap
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
@@ -57,7 +57,7 @@ def _enrolment(seeds: range) -> Iterator[Example]:
             truths = made.objects
             for blob in segmenter.foreground(made.frame).blobs:
                 call = classify(blob)
-                truth = max(truths, key=lambda o: _iou(o["bbox"], blob.box.as_list()))
+                truth = max(truths, key=lambda o: Box(*o["bbox"]).iou(blob.box))
                 if (
                     call.shape is Shape.FLAT
                     and call.kind is not None
@@ -65,13 +65,6 @@ def _enrolment(seeds: range) -> Iterator[Example]:
                 ):
                     features = face_features(stick_strip(made.frame, blob, tray.px_per_mm))
                     yield Example(call.kind, truth["face"], str(made.label["design"]), features)
-
-
-def _iou(a: list[int], b: list[int]) -> float:
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
-    return ix * iy / union if union else 0.0
 
 
 @pytest.fixture(scope="module")
