@@ -17,7 +17,7 @@ from vision.kit import kit_named
 from vision.observation import Kind
 from vision.profile import default_profile
 from vision.reader import Reader
-from vision.segment import Segmenter, _compared, byte_median
+from vision.segment import Segmenter, _compared, byte_median, channel_median
 from vision.settle import Scene
 from vision.synthetic import scene
 from vision.tray import Image, calibrate
@@ -272,6 +272,16 @@ def test_faces_are_enrolled_as_they_are_read_under_other_light() -> None:
 def test_the_felts_median_from_histograms_is_numpys_median(count: int) -> None:
     pixels = np.random.default_rng(count).integers(0, 256, (count, 3)).astype(np.uint8)
     assert np.array_equal(byte_median(pixels), np.median(pixels, axis=0))
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 8, 1000, 1001, 17000])
+@pytest.mark.parametrize("ties", [False, True])
+def test_the_channels_median_is_numpys_median(count: int, ties: bool) -> None:
+    values = np.random.default_rng(count).normal(0.0, 1.0, (count, 3))
+    pixels = (np.round(values * 2) if ties else values).astype(np.float32)
+    expected = np.median(pixels, axis=0).astype(np.float32)
+    assert np.array_equal(channel_median(pixels), expected)
+    assert np.array_equal(channel_median(pixels[::2]), np.median(pixels[::2], axis=0))
 
 
 @pytest.mark.parametrize(

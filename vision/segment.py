@@ -180,12 +180,16 @@ def change_from_empty(
 
 def channel_median(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
     """Each channel's median of pixels (n, channels): ``np.median(pixels, axis=0)`` in a
-    third of its time (every reading takes dozens)."""
+    sixth of its time (every reading takes dozens). Each channel is partitioned as one
+    row: across the pixels' short rows, numpy's partition and maximum are several times
+    slower, and partitioning at two places (an even count's middle pair) slower again
+    than partitioning at the upper one and taking the lower as the largest below it."""
     half = len(pixels) // 2
+    channels = np.partition(np.ascontiguousarray(pixels.T), half, axis=1)
+    high = channels[:, half]
     if len(pixels) % 2:
-        return np.asarray(np.partition(pixels, half, axis=0)[half], np.float32)
-    low, high = np.partition(pixels, (half - 1, half), axis=0)[half - 1 : half + 1]
-    return np.asarray((low + high) / 2, np.float32)
+        return np.asarray(high, np.float32)
+    return np.asarray((channels[:, :half].max(axis=1) + high) / 2, np.float32)
 
 
 def byte_median(pixels: NDArray[np.uint8]) -> NDArray[np.float64]:

@@ -234,7 +234,9 @@ class _Model:
         # over no column (its opening may be past the last read: hence a row of zeros
         # there) gets one read, zeroed below.
         read = np.zeros((total + 1, _COLUMNS))
-        np.take(self.running, at, axis=0, out=read[:total])
+        # Every index is in range (rows and columns clipped above); with mode "raise",
+        # numpy copies through a buffer into ``out``, which doubled this read's time.
+        np.take(self.running, at, axis=0, out=read[:total], mode="clip")
         between = np.take(self.values, at, axis=0)
         between *= (y - row)[:, None]
         read[:total] += between
