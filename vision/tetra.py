@@ -131,6 +131,7 @@ def canonical_triangle() -> NDArray[np.float32]:
 
 # A base's corners at growing angles: a positive turn on screen (y down) for every die.
 _THIRDS = np.array([0.0, 2 * np.pi / 3, 4 * np.pi / 3])
+_SQRT3 = float(np.sqrt(3))
 
 
 class _Model:
@@ -170,7 +171,8 @@ class _Model:
                 for crop, start, size in zip(crops, self.origin, cells, strict=True)
             ]
         )
-        self.offset = np.array([crop.offset for crop in crops], np.float64)
+        offsets = np.array([crop.offset for crop in crops], np.float64)
+        self.corner_shift = offsets - 0.5  # see unexplained
         self.scale = scale
         sums = self.totals
         spread = sums[:, 4] - (sums[:, 1:4] ** 2).sum(axis=1) / np.maximum(sums[:, 6], 1e-9)
@@ -183,7 +185,7 @@ class _Model:
         pixels) against the crop of ``die`` (n,)."""
         corners = np.concatenate([apex[:, None], base], axis=1)  # top point, base 0, 1, 2
         # Picture pixels are centred on whole coordinates; here pixel i spans [i, i + 1).
-        corners -= (self.offset[die] - 0.5)[:, None]
+        corners -= self.corner_shift[die][:, None]
         corners *= self.scale
         # Each face (top point, base i, base i+1) is bounded by the ridges to base i and
         # base i+1 and by base edge i: six edges per die, each read once.
@@ -283,11 +285,8 @@ _COLUMNS = 7
 
 def _turns(a: Points, b: Points, c: Points) -> NDArray[np.float64]:
     """:func:`_turn` of many triangles at once (points in the last axis)."""
-    return np.asarray(
-        (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1])
-        - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0]),
-        np.float64,
-    )
+    ab, ac = b - a, c - a
+    return np.asarray(ab[..., 0] * ac[..., 1] - ab[..., 1] * ac[..., 0], np.float64)
 
 
 def _change(crop: Image, empty: Image) -> NDArray[np.float32]:
@@ -382,27 +381,17 @@ class _Dice:
 
     def shape(self, params: NDArray[np.float64]) -> tuple[Points, Points]:
         """Base corners (n, 3, 2) and top points (n, 2) of parameter rows (n, 6)."""
-        x, y, turn, size = params[:, 0], params[:, 1], params[:, 2], params[:, 3]
-        radius = size / np.sqrt(3)
-        turns = turn[:, None] + _THIRDS
-        base = np.stack(
-            [
-                x[:, None] + radius[:, None] * np.cos(turns),
-                y[:, None] + radius[:, None] * np.sin(turns),
-            ],
-            axis=2,
-        )
+        # (Whole blocks of rows at once: a search scores a few rows per call, and each
+        # numpy call costs more than its arithmetic.)
+        centre, size = params[:, None, :2], params[:, 3]
+        turns = params[:, 2:3] + _THIRDS
+        directions = np.stack([np.cos(turns), np.sin(turns)], axis=2)
+        base = centre + (size / _SQRT3)[:, None, None] * directions
         # Tray.lift for a point size * APEX_RATIO above the floor, for every row at once.
-        below_x, below_y = self.tray.below_lens
         high = size / self.tray.px_per_mm * APEX_RATIO
         factor = high / np.maximum(1.0, self.tray.camera_height_mm - high)
-        apex = np.stack(
-            [
-                x + (x - below_x) * factor + params[:, 4],
-                y + (y - below_y) * factor + params[:, 5],
-            ],
-            axis=1,
-        )
+        below = np.asarray(self.tray.below_lens, np.float64)
+        apex = params[:, :2] + (params[:, :2] - below) * factor[:, None] + params[:, 4:6]
         return base, apex
 
     def cost(self, model: _Model, common_size: float | None = None) -> Cost:
