@@ -38,8 +38,9 @@ FIT_SCALE = 1.0  # the fit ends on the picture's own pixels
 # ... but a binary d4's on a half-size crop: it is read by its tips, a fifth of an edge each,
 # not by numerals a few pixels high, and a throw has four to fit. (Generated seeds 0-99,
 # ``python -m benchmarks.d4_fit``: binary d4s slipped 1.3 % (1.5 % fitted at full size),
-# median error 0.64 mm (0.56). Binary-d4 throws of seeds 501-504: 13 clean throws refused
-# (12), none read wrong; the benchmark's slowest reading, four binary d4s, 32 -> 26 ms.)
+# median error 0.64 mm (0.56). Binary-d4 throws of seeds 501-507, 510 and 511: 33 clean
+# throws refused, as before; none read wrong. With PAINTED_FINE_ROUNDS, the benchmark's
+# slowest reading, four binary d4s, took 26.5-27.6 ms, 29.8-31.5 before, side by side.)
 PAINTED_FIT_SCALE = 0.5
 COARSE_SCALE = 0.25  # and starts on a quarter-size crop
 CANONICAL_EDGE = 72  # pixels of a rectified face's side
