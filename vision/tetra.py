@@ -433,8 +433,10 @@ def fit_tetras(
     """:func:`fit_tetra` for each blob, all fitted together: each die's search is its own,
     but the rounds of all are scored in the same batches. ``painted``: the dice have tips
     painted in a colour far from theirs (binary d4s), which do not count in the evenness
-    of a face's colour. ``alike``: the dice are of one set, made the same size (a throw's
-    binary d4s); a die fitted a little off the others' size is fitted again at it."""
+    of a face's colour; read by those tips, they are fitted on a half-size crop in fewer
+    rounds (``PAINTED_FIT_SCALE``, ``PAINTED_FINE_ROUNDS``). ``alike``: the dice are of one
+    set, made the same size (a throw's binary d4s); a die fitted a little off the others'
+    size is fitted again at it."""
     if not blobs:
         return []
     crops = [_crop(frame, blob, tray, painted) for blob in blobs]
