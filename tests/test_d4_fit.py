@@ -51,11 +51,11 @@ def test_the_summary_groups_the_dice_and_counts_those_that_slipped() -> None:
     assert SLIPPED_MM < 3.0
 
 
-@pytest.mark.parametrize("seed", [17, 29, 33])
+@pytest.mark.parametrize("seed", [17, 29, 143])
 def test_binary_d4s_are_fitted_by_their_outline_where_their_faces_tell_little(seed: int) -> None:
-    # Each of these throws has a binary d4 whose fit slipped 2.5-5 mm when its outline
-    # weighed as little as a numbered d4's: its painted tips left out, its faces' colours
-    # hardly placed its corners.
+    # Each of these throws has a binary d4 whose fit slipped 1.3-4.8 mm (on the half-size
+    # crop) when its outline weighed as little as a numbered d4's: its painted tips left
+    # out, its faces' colours hardly placed its corners.
     dice = list(fitted_dice(range(seed, seed + 1), ("binary-d4",)))
     assert len(dice) == 4
     assert max(die.error_mm for die in dice) < SLIPPED_MM

@@ -190,7 +190,9 @@ def test_paint_is_the_die_s_pixels_far_from_its_typical_colour() -> None:
 def test_tips_fitted_on_the_floor_are_not_paint() -> None:
     """Throw 30 (cocked): its first die is drawn as a blank square, which the kit tries as
     a d4; the triangle fitted to it puts two tips on the felt, as unlike the die as paint,
-    but of the empty tray's own colour there: the die stays refused."""
+    but of the empty tray's own colour there: the die stays refused. (Fitted at full size,
+    the floor's test alone refused it; on the half-size crop a corner is unclear as well,
+    and the floor's test is held by the throw of a die on an edge below.)"""
     made = scene(30, "binary-d4", "cocked")
     observation = Reader(calibrate(made.empty), default_profile()).read(
         made.frame, kit_named("binary-d4")
@@ -241,11 +243,12 @@ def test_a_read_throw_of_four_binary_dice_is_a_throw_of_ur_finkel() -> None:
     assert throw.score == 3
 
 
-@pytest.mark.parametrize("seed", [0, 17, 25])
+@pytest.mark.parametrize("seed", [32, 55, 57])
 def test_a_die_on_an_edge_is_not_fitted_at_the_set_s_size(seed: int) -> None:
     # A die resting on an edge (drawn as a blank square) fitted at the size of the throw's
     # other dice, however unlike the picture that fit was, had two corners on the felt
-    # beside it read as paint.
+    # beside it read as paint: each of these is read without SET_SIZE_REACH and
+    # SET_SIZE_COST's bounds.
     assert _reasons(scene(seed, "binary-d4", "cocked")) == [Reason.COCKED]
 
 
@@ -312,22 +315,26 @@ def test_a_slanted_face_still_refuses_when_no_broad_face_tells_the_tip() -> None
     assert tips.judged(outline_flat=True).face is None
 
 
-@pytest.mark.parametrize("seed", [1472635872, 401233754, 1166062224])
+@pytest.mark.parametrize("seed", [1415302578, 233514828, 1166062224])
 def test_dice_with_a_face_seen_at_a_slant_are_read(seed: int) -> None:
-    # Throws of generated seeds 502 (24, 283) and 503 (133), refused before their slanted
-    # faces were heard only where no broad face shows a tip.
+    # Throws of generated seeds 502 (195) and 503 (15, 133), each with a base corner left
+    # unclear when its slanted faces are heard as the broad ones are (SLANTED_FACE = 0).
     _assert_every_die_read(scene(seed, "binary-d4"))
 
 
-@pytest.mark.parametrize("seed", [31564701, 1784689865])
+@pytest.mark.parametrize("seed", [1061042192, 1784689865])
 def test_a_slanted_face_does_not_put_a_tip_on_the_floor(seed: int) -> None:
-    # Throws of generated seeds 503 (66) and 504 (5): black tips on a dark grey felt, a die
-    # fitted within a pixel of its drawn corners, whose slanted face's tip took in the felt.
+    # Throws of generated seeds 502 (2) and 504 (5): a slanted face's corner region, a few
+    # pixels wide, takes in the felt beside the die, and with SLANTED_FACE = 0 that corner
+    # was said to lie on the floor.
     _assert_every_die_read(scene(seed, "binary-d4"))
 
 
 def test_a_die_on_an_edge_is_refused_though_a_face_shows_its_corner_off_the_floor() -> None:
     # Mixed seed 131's throw 46: the blank square's fitted corner is on the felt in one
     # broad face and not in another. Letting that other face overrule the floor (a fit a
-    # pixel or two out puts a corner's region on the felt in one face only) read it.
+    # pixel or two out puts a corner's region on the felt in one face only) read it when
+    # binary d4s were fitted at full size; fitted on the half-size crop, another corner
+    # is on the felt in its one broad face as well. Without the floor's test (FLOOR_LIKE
+    # under any distance) its four dice are read.
     assert _reasons(scene(665268029, "binary-d4", "cocked")) == [Reason.COCKED]
