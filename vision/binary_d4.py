@@ -64,7 +64,6 @@ TEXTURE_SHOWN = 0.5
 TEXTURE_HIDDEN = 0.25  # ... and a tip hides it under this
 TEXTURE_BLUR = 1.0  # pixels: the fine texture is the grey level less its blur by this
 DIE_REACH = 3  # pixels past the fitted die that are not counted as floor round it
-MIN_PIXELS = 12  # a region smaller than this in the rectified face says nothing
 THINNEST_FACE = 0.15  # a face's area in the picture over the base's (1/3 seen from above)
 # A face under this share is seen at a slant: a tip's region there is a few pixels wide, and
 # the picture's blur or a fit a pixel out mixes in the next face, the floor or another
@@ -108,16 +107,11 @@ def read_binary_d4(
         corners = (tetra.apex - shift, tetra.base[i] - shift, tetra.base[j] - shift)
         face = _by_channel(_rectified(lab, corners))
         floor_face = _by_channel(_rectified(floor, corners))
-        if len(_PLACES["middle"]) < MIN_PIXELS:
-            continue
         body = _region_median(face, "middle")
         for tip, region in zip(("top", str(i), str(j)), ("top", "left", "right"), strict=True):
-            inside = _REGIONS[region]
-            if len(_PLACES[region]) < MIN_PIXELS:
-                continue
             colour = _region_median(face, region)
             floor_like = np.linalg.norm(colour - _region_median(floor_face, region)) < FLOOR_LIKE
-            if floor_like and not texture.hidden(corners, inside):
+            if floor_like and not texture.hidden(corners, _REGIONS[region]):
                 if share < SLANTED_FACE:
                     continue  # a few pixels wide: the felt beside the face mixes in
                 # The empty tray's own colour and texture: the fit put this tip off the die.
