@@ -276,8 +276,8 @@ _PLACES = {name: np.flatnonzero(region) for name, region in _REGIONS.items()}  #
 
 def _by_channel(face: NDArray[np.float32]) -> NDArray[np.float32]:
     """A rectified face's pixels channel by channel (channels, pixels), so that a region's
-    pixels are taken out as one block per channel: boolean masks and the transposing each
-    median needs took most of a die's reading time."""
+    pixels are taken out as one block per channel, without a boolean mask and a transpose
+    per median (a fifth of a die's reading time)."""
     return np.ascontiguousarray(face.reshape(-1, face.shape[2]).T)
 
 

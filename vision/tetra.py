@@ -384,6 +384,7 @@ class _Dice:
 
     def __init__(self, tray: Tray) -> None:
         self.tray = tray
+        self.below_lens = np.asarray(tray.below_lens, np.float64)  # once, not per batch
 
     def shape(self, params: NDArray[np.float64]) -> tuple[Points, Points]:
         """Base corners (n, 3, 2) and top points (n, 2) of parameter rows (n, 6)."""
@@ -396,8 +397,8 @@ class _Dice:
         # Tray.lift for a point size * APEX_RATIO above the floor, for every row at once.
         high = size / self.tray.px_per_mm * APEX_RATIO
         factor = high / np.maximum(1.0, self.tray.camera_height_mm - high)
-        below = np.asarray(self.tray.below_lens, np.float64)
-        apex = params[:, :2] + (params[:, :2] - below) * factor[:, None] + params[:, 4:6]
+        moved = (params[:, :2] - self.below_lens) * factor[:, None]
+        apex = params[:, :2] + moved + params[:, 4:6]
         return base, apex
 
     def cost(self, model: _Model, common_size: float | None = None) -> Cost:
