@@ -8,7 +8,8 @@ cancels out), and with the empty tray at the same place (a tip of the floor's ow
 is not on the die). The die is read only when two tips are painted in every face that
 shows them and the other two are bare in some face and painted in none: the top one and
 a corner of the base (marked tip up), or two corners of the base (marked tip down). A die
-whose outline lies flat may have one tip out of view: the other three tell it. A face
+known to lie flat (its outline a d4's own triangle, or its fit the size of the throw's
+other dice) may have one tip out of view: the other three tell it. A face
 seen at a slant, whose tips are a few pixels wide, is heard on a tip only when no broader
 face shows it. Anything else (a fit that slipped, a shadow, a glint) is a refusal.
 """
@@ -87,12 +88,13 @@ class BinaryReading:
 
 
 def read_binary_d4(
-    frame: Image, tetra: Tetra, empty: Image, *, outline_flat: bool = False
+    frame: Image, tetra: Tetra, empty: Image, *, flat: bool = False
 ) -> BinaryReading:
     """The die fitted as ``tetra``: marked tip up or not. ``empty``: the empty tray, where
-    a tip painted on the die cannot be. ``outline_flat``: the die's outline is a d4's own
-    triangle, so it lies on a face; a tip out of view (its faces seen nearly edge on) is
-    then told by the other three: the die has two painted tips."""
+    a tip painted on the die cannot be. ``flat``: the die is known to lie on a face (its
+    outline is a d4's own triangle, or it was fitted at its set's size); a tip out of view
+    (its faces seen nearly edge on) is then told by the other three: the die has two
+    painted tips."""
     # Only the die's own pixels are turned to Lab: the whole frame would cost 3 ms a die.
     x0, y0, x1, y1 = tetra.bounds(2)
     shift = np.array([x0, y0], np.float64)
@@ -117,7 +119,7 @@ def read_binary_d4(
                 # The empty tray's own colour and texture: the fit put this tip off the die.
                 return BinaryReading(None, 0.0, f"the d4's {_tip_name(tip)} lies on the floor")
             contrasts.add(tip, float(np.linalg.norm(colour - body)), share)
-    return contrasts.judged(outline_flat)
+    return contrasts.judged(flat)
 
 
 _TIPS = ("top", "0", "1", "2")  # the top point, then the base corners by their index
@@ -136,12 +138,12 @@ class _TipContrasts:
         if share >= SLANTED_FACE:
             self.broad[tip].append(contrast)
 
-    def judged(self, outline_flat: bool) -> BinaryReading:
+    def judged(self, flat: bool) -> BinaryReading:
         """Each tip judged by its broad faces, or by its slanted ones when no broad face
         shows it; a die lying flat left unclear so is judged by its broad faces alone."""
         preferred = {tip: self.broad[tip] or seen for tip, seen in self.every.items()}
-        judged = _judged(preferred, hidden_allowed=1 if outline_flat else 0)
-        if judged.face is None and outline_flat:
+        judged = _judged(preferred, hidden_allowed=1 if flat else 0)
+        if judged.face is None and flat:
             broad_only = _judged(self.broad, hidden_allowed=1)
             if broad_only.face is not None:
                 return broad_only

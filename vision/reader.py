@@ -160,8 +160,9 @@ class Reader:
             if partial and d4_sized and (kit is None or kit.d4):
                 # A dark face lost to the shadow rule, or a face of the felt's own colour,
                 # leaves a d4's outline no triangle, or too narrow for any die; its
-                # numerals on three fitted faces, cross-checked, show it lies flat. (In a
-                # kit without d4s, it is a cocked stick or die, or no implement.)
+                # numerals on three fitted faces, cross-checked, show it lies flat, as a
+                # binary d4's four tips do, or three when its fit is its set's size. (In
+                # a kit without d4s, it is a cocked stick or die, or no implement.)
                 die = _D4(blob, refusal, square=seen_as != call)
                 return self._d4(frame, die, binary)
             return refusal
@@ -242,7 +243,8 @@ class Reader:
             # No d4 of this size: the fit followed something else (a shadow, a neighbour).
             return Refusal(Reason.UNCLEAR, blob.box, "the d4's faces were not found")
         if binary:
-            tips = read_binary_d4(frame, tetra, self.tray.empty, outline_flat=die.otherwise is None)
+            flat = die.otherwise is None or tetra.of_set
+            tips = read_binary_d4(frame, tetra, self.tray.empty, flat=flat)
             if tips.face is None:
                 return Refusal(Reason.UNCLEAR, blob.box, tips.detail)
             return Implement(Kind.D4, blob.box, tips.confidence, face=tips.face)

@@ -88,6 +88,9 @@ class Tetra:
 
     base: Points  # (3, 2) full-frame pixels
     apex: Points  # (2,)
+    # Fitted at its set's size (see ``fit_tetras``, ``alike``): a die seen in part, or
+    # resting cocked, is fitted larger or smaller than the other dice of its throw.
+    of_set: bool = False
 
     @property
     def edge(self) -> float:
@@ -461,10 +464,14 @@ def fit_tetras(
     fine = dice.cost(model)
     rounds = PAINTED_FINE_ROUNDS if painted else FINE_ROUNDS
     params = _pattern_search(fine, params, steps / 2, FINE_SMALLEST, rounds, smooth=True)
+    of_set = np.zeros(len(blobs), bool)
     if alike and len(blobs) >= SET_SIZE_FEWEST:
-        params = _alike(dice, model, fine, params, steps / 2, rounds)
+        params, of_set = _alike(dice, model, fine, params, steps / 2, rounds)
     bases, apexes = dice.shape(params)
-    return [Tetra(base, apex) for base, apex in zip(bases, apexes, strict=True)]
+    return [
+        Tetra(base, apex, bool(alike))
+        for base, apex, alike in zip(bases, apexes, of_set, strict=True)
+    ]
 
 
 def _alike(
@@ -474,15 +481,17 @@ def _alike(
     params: NDArray[np.float64],
     steps: NDArray[np.float64],
     rounds: int,
-) -> NDArray[np.float64]:
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     """The fits of a set's dice, each die whose size is a little off the others' fitted
     again at their size (at most ``rounds`` of search), and kept so when that explains
-    its picture (``free``: the cost without the set's size) nearly as well."""
+    its picture (``free``: the cost without the set's size) nearly as well; and which
+    dice are then of the set's size."""
     common = float(np.median(params[:, 3]))
     unlike = np.abs(np.log(params[:, 3] / common))
-    again = np.flatnonzero((unlike > SET_SIZE_TOLERANCE) & (unlike <= SET_SIZE_REACH))
+    of_set = unlike <= SET_SIZE_TOLERANCE
+    again = np.flatnonzero(~of_set & (unlike <= SET_SIZE_REACH))
     if not len(again):
-        return params
+        return params, of_set
     alike = dice.cost(model, common)
 
     def cost(die: NDArray[np.int64], rows: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -494,7 +503,8 @@ def _alike(
     kept = free(again, refits) <= free(again, params[again]) * (1 + SET_SIZE_COST)
     params = params.copy()
     params[again[kept]] = refits[kept]
-    return params
+    of_set[again[kept]] = True
+    return params, of_set
 
 
 def _pattern_search(
