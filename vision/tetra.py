@@ -469,8 +469,8 @@ def fit_tetras(
         params, of_set = _alike(dice, model, fine, params, steps / 2, rounds)
     bases, apexes = dice.shape(params)
     return [
-        Tetra(base, apex, bool(alike))
-        for base, apex, alike in zip(bases, apexes, of_set, strict=True)
+        Tetra(base, apex, of_set=bool(sized))
+        for base, apex, sized in zip(bases, apexes, of_set, strict=True)
     ]
 
 
