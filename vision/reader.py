@@ -245,6 +245,11 @@ class Reader:
         if binary:
             flat = die.otherwise is None or tetra.of_set
             tips = read_binary_d4(frame, tetra, self.tray.empty, flat=flat)
+            if tips.face is None and die.otherwise is None and tetra.at_set_size is not None:
+                # Its outline a d4's own triangle, the die lies flat; its fit may have
+                # grown into its shadow, as its fit at its set's size cannot.
+                again = read_binary_d4(frame, tetra.at_set_size, self.tray.empty, flat=True)
+                tips = again if again.face is not None else tips
             if tips.face is None:
                 return Refusal(Reason.UNCLEAR, blob.box, tips.detail)
             return Implement(Kind.D4, blob.box, tips.confidence, face=tips.face)

@@ -18,7 +18,7 @@ moving the corners by fractions of a pixel.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -91,6 +91,9 @@ class Tetra:
     # Fitted at its set's size (see ``fit_tetras``, ``alike``): a die seen in part, or
     # resting cocked, is fitted larger or smaller than the other dice of its throw.
     of_set: bool = False
+    # The die fitted again at its set's size where that fit explained the picture less
+    # well than this one: a fit grown into the die's shadow explains the shadow too.
+    at_set_size: Tetra | None = None
 
     @property
     def edge(self) -> float:
@@ -464,14 +467,10 @@ def fit_tetras(
     fine = dice.cost(model)
     rounds = PAINTED_FINE_ROUNDS if painted else FINE_ROUNDS
     params = _pattern_search(fine, params, steps / 2, FINE_SMALLEST, rounds, smooth=True)
-    of_set = np.zeros(len(blobs), bool)
+    fits = [Tetra(base, apex) for base, apex in zip(*dice.shape(params), strict=True)]
     if alike and len(blobs) >= SET_SIZE_FEWEST:
-        params, of_set = _alike(dice, model, fine, params, steps / 2, rounds)
-    bases, apexes = dice.shape(params)
-    return [
-        Tetra(base, apex, of_set=bool(sized))
-        for base, apex, sized in zip(bases, apexes, of_set, strict=True)
-    ]
+        fits = _alike(dice, model, fine, params, steps / 2, rounds)
+    return fits
 
 
 def _alike(
@@ -481,17 +480,21 @@ def _alike(
     params: NDArray[np.float64],
     steps: NDArray[np.float64],
     rounds: int,
-) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+) -> list[Tetra]:
     """The fits of a set's dice, each die whose size is a little off the others' fitted
     again at their size (at most ``rounds`` of search), and kept so when that explains
-    its picture (``free``: the cost without the set's size) nearly as well; and which
-    dice are then of the set's size."""
+    its picture (``free``: the cost without the set's size) nearly as well; each told
+    whether it is of the set's size, and given its fit at that size when not kept."""
     common = float(np.median(params[:, 3]))
     unlike = np.abs(np.log(params[:, 3] / common))
     of_set = unlike <= SET_SIZE_TOLERANCE
     again = np.flatnonzero(~of_set & (unlike <= SET_SIZE_REACH))
+    fits = [
+        Tetra(base, apex, of_set=bool(sized))
+        for base, apex, sized in zip(*dice.shape(params), of_set, strict=True)
+    ]
     if not len(again):
-        return params, of_set
+        return fits
     alike = dice.cost(model, common)
 
     def cost(die: NDArray[np.int64], rows: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -501,10 +504,11 @@ def _alike(
     starts[:, 3] = common
     refits = _pattern_search(cost, starts, steps, FINE_SMALLEST, rounds, smooth=True)
     kept = free(again, refits) <= free(again, params[again]) * (1 + SET_SIZE_COST)
-    params = params.copy()
-    params[again[kept]] = refits[kept]
-    of_set[again[kept]] = True
-    return params, of_set
+    bases, apexes = dice.shape(refits)
+    for die, base, apex, keep in zip(again, bases, apexes, kept, strict=True):
+        refit = Tetra(base, apex, of_set=True)
+        fits[die] = refit if keep else replace(fits[die], at_set_size=refit)
+    return fits
 
 
 def _pattern_search(
