@@ -264,9 +264,9 @@ def test_a_die_found_in_part_and_fitted_at_its_set_s_size_is_read(seed: int) -> 
     _assert_every_die_read(scene(seed, "binary-d4"))
 
 
-@pytest.mark.parametrize("seed", [1420591567, 1353342529, 1380531994])
+@pytest.mark.parametrize("seed", [1420591567, 1353342529, 1290386862])
 def test_a_die_whose_fit_grew_into_its_shadow_is_read_at_its_set_s_size(seed: int) -> None:
-    # Throws of generated seeds 502 (107), 506 (183) and 513 (156): a die of the felt's
+    # Throws of generated seeds 502 (107), 506 (183) and 513 (224): a die of the felt's
     # colour, its outline a triangle, fitted 11-12 % larger than the throw's other dice,
     # its shadow taken in; fitted again at their size, it explained the picture less well
     # (the shadow left out), but there its tips read, where the first fit's did not.

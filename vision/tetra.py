@@ -467,10 +467,9 @@ def fit_tetras(
     fine = dice.cost(model)
     rounds = PAINTED_FINE_ROUNDS if painted else FINE_ROUNDS
     params = _pattern_search(fine, params, steps / 2, FINE_SMALLEST, rounds, smooth=True)
-    fits = [Tetra(base, apex) for base, apex in zip(*dice.shape(params), strict=True)]
     if alike and len(blobs) >= SET_SIZE_FEWEST:
-        fits = _alike(dice, model, fine, params, steps / 2, rounds)
-    return fits
+        return _alike(dice, model, fine, params, steps / 2, rounds)
+    return [Tetra(base, apex) for base, apex in zip(*dice.shape(params), strict=True)]
 
 
 def _alike(
