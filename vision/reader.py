@@ -14,7 +14,7 @@ from itertools import combinations
 import numpy as np
 
 from vision.align import Motion, follows
-from vision.binary_d4 import read_binary_d4
+from vision.binary_d4 import BinaryReading, read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
 from vision.kit import Kit
 from vision.memory import keep_freed_memory
@@ -243,13 +243,7 @@ class Reader:
             # No d4 of this size: the fit followed something else (a shadow, a neighbour).
             return Refusal(Reason.UNCLEAR, blob.box, "the d4's faces were not found")
         if binary:
-            flat = die.otherwise is None or tetra.of_set
-            tips = read_binary_d4(frame, tetra, self.tray.empty, flat=flat)
-            if tips.face is None and die.otherwise is None and tetra.at_set_size is not None:
-                # Its outline a d4's own triangle, the die lies flat; its fit may have
-                # grown into its shadow, as its fit at its set's size cannot.
-                again = read_binary_d4(frame, tetra.at_set_size, self.tray.empty, flat=True)
-                tips = again if again.face is not None else tips
+            tips = self._read_tips(frame, die, tetra)
             if tips.face is None:
                 return Refusal(Reason.UNCLEAR, blob.box, tips.detail)
             return Implement(Kind.D4, blob.box, tips.confidence, face=tips.face)
@@ -257,6 +251,17 @@ class Reader:
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
+
+    def _read_tips(self, frame: Image, die: _D4, tetra: Tetra) -> BinaryReading:
+        """A binary d4's painted tips: a die lying flat (by its outline or its fit at its
+        set's size) may have one out of view."""
+        outline_flat = die.otherwise is None
+        tips = read_binary_d4(frame, tetra, self.tray.empty, flat=outline_flat or tetra.of_set)
+        if tips.face is None and outline_flat and tetra.at_set_size is not None:
+            # Its fit may have grown into its shadow, as its fit at its set's size cannot.
+            again = read_binary_d4(frame, tetra.at_set_size, self.tray.empty, flat=True)
+            return again if again.face is not None else tips
+        return tips
 
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
         side_mm = die_side(blob, self.tray)
