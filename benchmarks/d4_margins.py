@@ -59,6 +59,7 @@ LEFT_OUT = {
     "apex_slack": replace(RULES, apex_slack=1.0),
     "faint_apex_score": replace(RULES, faint_apex_score=0.0),
     "min_faint_top_numerals": replace(RULES, min_faint_top_numerals=0),
+    "small_die_edge": replace(RULES, small_die_edge=0.0),
 }
 
 
@@ -72,9 +73,11 @@ class Judged:
     apex: Scores
     corners: list[Scores | None]
     top_numerals: int  # how many top numerals were sharp enough to read
+    edge: float = float("inf")  # the die's edge, picture pixels
 
     def read(self, rules: ReadingRules = RULES) -> int | None:
-        return judged(self.apex, self.corners, rules, top_numerals=self.top_numerals).value
+        seen = self.top_numerals
+        return judged(self.apex, self.corners, rules, top_numerals=seen, edge=self.edge).value
 
 
 class _Recorder:
@@ -92,8 +95,8 @@ class _Recorder:
         if self.scene is not None and thrown is not None and apex is not None:
             corners = [_mean_scores(patches, prepared) for patches in numerals.base]
             image = self.scene.image.name
-            seen = numerals.sharp_apex
-            self.found.append(Judged(self.folder, image, thrown, apex, corners, seen))
+            seen, edge = numerals.sharp_apex, numerals.edge
+            self.found.append(Judged(self.folder, image, thrown, apex, corners, seen, edge))
         return _read_prepared(numerals, prepared)
 
 

@@ -26,3 +26,27 @@ FAR_FROM_CENTRE: tuple[Scores, list[Scores | None]] = (
         {1: 0.650, 2: 0.709, 3: 0.799, 4: 0.366},
     ],
 )
+
+# Small d4s (edges of 16-25 mm: numerals of 8-11 pixels), each read wrong before small
+# dice had rules of their own. Generated seed 1069, edges 16-20 mm, thrown 1, its edge
+# 43.6 pixels: one face's numerals only, its top and a base corner scoring 3 and 1 about
+# as well as 1 and 3; the numbering with 3 on top 0.082 clear.
+SMALL_DIE_ONE_FACE: tuple[Scores, list[Scores | None]] = (
+    {1: 0.831, 2: 0.833, 3: 0.901, 4: 0.765},
+    [
+        {1: 0.752, 2: 0.887, 3: 0.747, 4: 0.593},
+        {1: 0.840, 2: 0.706, 3: 0.828, 4: 0.679},
+        None,
+    ],
+)
+
+# Generated seed 2074, edges 20-25 mm, thrown 1, its edge 52.6 pixels: two top numerals
+# scoring 1 best, by 0.008 over 3, and a whole numbering with 3 on top 0.128 clear.
+SMALL_DIE_TOP_SECOND: tuple[Scores, list[Scores | None]] = (
+    {1: 0.835, 2: 0.783, 3: 0.827, 4: 0.807},
+    [
+        {1: 0.771, 2: 0.624, 3: 0.637, 4: 0.850},
+        {1: 0.769, 2: 0.729, 3: 0.633, 4: 0.418},
+        {1: 0.758, 2: 0.820, 3: 0.717, 4: 0.475},
+    ],
+)

@@ -8,7 +8,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from d4_scores import FAINT_TOP_SEEN_ONCE, FAR_FROM_CENTRE
+from d4_scores import (
+    FAINT_TOP_SEEN_ONCE,
+    FAR_FROM_CENTRE,
+    SMALL_DIE_ONE_FACE,
+    SMALL_DIE_TOP_SECOND,
+)
 
 from companion.cli import main
 from vision.dataset import d4s_in
@@ -16,6 +21,7 @@ from vision.errors import ProfileError
 from vision.kit import kit_named
 from vision.numerals import (
     MIN_APEX_MARGIN,
+    SMALL_DIE_EDGE,
     DieNumerals,
     Glyph,
     Numeral,
@@ -295,6 +301,38 @@ def test_a_faint_top_numeral_seen_on_one_face_only_reads_nothing() -> None:
     assert judged(apex, corners, top_numerals=2).value == 1  # two such numerals agreeing
     clear_apex = {**apex, 1: 0.70}  # a top numeral that looks like one is read alone
     assert judged(clear_apex, corners, top_numerals=1).value == 1
+
+
+def test_a_small_die_seen_on_one_face_needs_a_clear_numbering() -> None:
+    apex, corners = SMALL_DIE_ONE_FACE
+    assert judged(apex, corners, top_numerals=1).value == 3  # thrown 1: a large die's rules
+    small = judged(apex, corners, top_numerals=1, edge=43.6)
+    assert small.value is None
+    assert "small" in small.detail
+    clear = [{**corners[0], 1: 0.70}, {**corners[1], 1: 0.95}, None]  # its base corners not 1
+    assert judged(apex, clear, top_numerals=1, edge=43.6).value == 3
+
+
+def test_a_small_die_is_not_read_against_its_top_numerals() -> None:
+    apex, corners = SMALL_DIE_TOP_SECOND
+    assert judged(apex, corners, top_numerals=2).value == 3  # thrown 1
+    assert judged(apex, corners, top_numerals=2, edge=52.6).value is None
+    agreeing = {**apex, 3: 0.845}  # top numerals that rank 3 first
+    assert judged(agreeing, corners, top_numerals=2, edge=52.6).value == 3
+    assert judged(apex, corners, top_numerals=2, edge=SMALL_DIE_EDGE).value == 3
+
+
+# Throws of small d4s the shipped profile read wrong before small dice had rules of their
+# own (see the two tests above): each is now refused or read right.
+@pytest.mark.parametrize(
+    ("seed", "edges_mm"),
+    [(1069, (16.0, 20.0)), (1230, (16.0, 20.0)), (1569, (16.0, 20.0)), (2074, (20.0, 25.0))],
+)
+def test_small_d4s_once_read_wrong_are_not(seed: int, edges_mm: tuple[float, float]) -> None:
+    made = scene(seed, "ur-nostick", d4_edge_mm=edges_mm)
+    reader = Reader(calibrate(made.empty), default_profile())
+    for implement in reader.read(made.frame, kit_named("ur-nostick")).of_kind(Kind.D4):
+        assert implement.value == made.objects[0]["value"]
 
 
 # A player's d4 may be smaller than the development set's (edges of 25-30 mm): edges of

@@ -67,6 +67,13 @@ FAINT_APEX_SCORE = 0.6
 # Of 1,416 readings over the dev set, its blurred, noisier, compressed and smaller copies
 # and generated sets, two came from one faint top numeral: that one and a right one.
 MIN_FAINT_TOP_NUMERALS = 2
+# A small d4's numerals span a few pixels (about a fifth of its edge): on dice of 16-25 mm
+# (generated seeds 1000-1719 and 2000-2599), 6 of 1,320 throws read wrong, five of them from
+# one face's three numerals (a top and a base corner swapped, the numbering 0.054-0.088 clear)
+# and one against its top numerals' own preference (0.128 clear). A die whose edge spans
+# fewer pixels than this must have top numerals that rank its value first, and, seen on one
+# face only, a whole numbering as clear as hesitant top numerals need.
+SMALL_DIE_EDGE = 58.0  # pixels: a die of about 23.5 mm at the working scale
 
 Patch = NDArray[np.float32]
 
@@ -86,6 +93,7 @@ class ReadingRules:
     apex_slack: float = APEX_SLACK
     faint_apex_score: float = FAINT_APEX_SCORE
     min_faint_top_numerals: int = MIN_FAINT_TOP_NUMERALS
+    small_die_edge: float = SMALL_DIE_EDGE
 
 
 RULES = ReadingRules()
@@ -149,6 +157,7 @@ class DieNumerals:
 
     apex: list[Numeral] = field(default_factory=list)
     base: list[list[Numeral]] = field(default_factory=lambda: [[], [], []])
+    edge: float = float("inf")  # the die's edge, picture pixels: its numerals a fifth of it
 
     @property
     def count(self) -> int:
@@ -207,7 +216,7 @@ def die_numerals(frame: Image, tetra: Tetra) -> DieNumerals:
                 grey, (top, left, right), (centre_top[0], centre_top[1]), NUMERAL_SPAN, PATCH_SIZE
             )
             raw.append((where, patch, blur))
-    numerals = DieNumerals()
+    numerals = DieNumerals(edge=tetra.edge)
     if not raw:
         return numerals
     insides = np.stack([patch[_INSIDE] for _, patch, _ in raw])
@@ -355,14 +364,20 @@ def _read_prepared(numerals: DieNumerals, prepared: Templates) -> D4Reading:
     if apex is None:
         return D4Reading(None, 0.0, "the d4's faces are seen too much edge on")
     corners = [_mean_scores(patches, prepared) for patches in numerals.base]
-    return judged(apex, corners, top_numerals=numerals.sharp_apex)
+    return judged(apex, corners, top_numerals=numerals.sharp_apex, edge=numerals.edge)
 
 
 def judged(
-    apex: Scores, corners: list[Scores | None], rules: ReadingRules = RULES, *, top_numerals: int
+    apex: Scores,
+    corners: list[Scores | None],
+    rules: ReadingRules = RULES,
+    *,
+    top_numerals: int,
+    edge: float = float("inf"),
 ) -> D4Reading:
     """The reading of a die from its numerals' scores per value: the top numerals' (from
-    ``top_numerals`` faces) and each base corner's (None: not seen sharply enough)."""
+    ``top_numerals`` faces) and each base corner's (None: not seen sharply enough); ``edge``,
+    the die's in picture pixels, tells a small die."""
     value, margin = best_numbering(apex, corners)
     if not _apex_agrees(apex, value, margin, rules):
         if _apex_clear(apex, rules):
@@ -386,7 +401,22 @@ def judged(
         return D4Reading(None, 0.0, "the d4's top numerals are faint and its numbering unclear")
     if apex[value] < rules.faint_apex_score and top_numerals < rules.min_faint_top_numerals:
         return D4Reading(None, 0.0, "the d4's top numeral is faint and seen on one face only")
+    if edge < rules.small_die_edge and not _small_die_clear(
+        apex, value, margin, rules, top_numerals
+    ):
+        return D4Reading(None, 0.0, "the d4 is small and its numerals unclear")
     return D4Reading(value, float(min(1.0, 4 * margin)))
+
+
+def _small_die_clear(
+    apex: Scores, value: int, story_margin: float, rules: ReadingRules, top_numerals: int
+) -> bool:
+    """Whether a small die's numerals say ``value`` clearly enough: its top numerals rank
+    it first, and one face's numerals alone make a numbering as clear as hesitant top
+    numerals need (a top and a base corner swapped fit them nearly as well)."""
+    if apex[value] < max(apex.values()):
+        return False
+    return top_numerals >= 2 or story_margin >= rules.min_story_margin_alone
 
 
 def best_numbering(apex: Scores | None, corners: list[Scores | None]) -> tuple[int, float]:
