@@ -309,7 +309,10 @@ def test_a_small_die_seen_on_one_face_needs_a_clear_numbering() -> None:
     small = judged(apex, corners, top_numerals=1, edge=43.6)
     assert small.value is None
     assert "small" in small.detail
-    clear = [{**corners[0], 1: 0.70}, {**corners[1], 1: 0.95}, None]  # its base corners not 1
+    first, second, unseen = corners
+    assert first is not None and second is not None
+    # A base corner clearly 1, so 1 is not on top: the numbering with 3 on top is clear.
+    clear = [{**first, 1: 0.70}, {**second, 1: 0.95}, unseen]
     assert judged(apex, clear, top_numerals=1, edge=43.6).value == 3
 
 

@@ -354,7 +354,9 @@ def read_numerals(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> D4Reading
       hesitate between V and another value, the whole numbering is far clearer: the base
       corners then tell which of the two is printed at a base corner, so not on top;
     - no base corner reads clearly as V (V is printed at one corner only), and the base
-      corners, alone, fit a numbering with V on top about as well as any numbering.
+      corners, alone, fit a numbering with V on top about as well as any numbering;
+    - on a small die (``numerals.edge``), the top numerals rank V first, and one face's
+      numerals alone make a numbering far clearer.
     """
     return _read_prepared(numerals, templates(glyphs))
 
