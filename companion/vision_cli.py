@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -618,16 +619,20 @@ def _evaluate(args: argparse.Namespace) -> int:
         d4_edge_mm = _size_range("--d4-edge-mm", args.d4_edge_mm, D4_EDGE_MM)
         d6_side_mm = _size_range("--d6-side-mm", args.d6_side_mm, D6_SIDE_MM)
         _check_unused(args.folder)
-        write_set(
-            args.folder,
-            args.synthetic,
-            seed=args.seed,
-            d4_edge_mm=d4_edge_mm,
-            d6_side_mm=d6_side_mm,
-            d4_font=args.d4_font or "sans",
-            floor_mm=floor_mm,
-            kits=SCENE_KITS if args.kit is None else (args.kit,),
-        )
+        try:
+            write_set(
+                args.folder,
+                args.synthetic,
+                seed=args.seed,
+                d4_edge_mm=d4_edge_mm,
+                d6_side_mm=d6_side_mm,
+                d4_font=args.d4_font or "sans",
+                floor_mm=floor_mm,
+                kits=SCENE_KITS if args.kit is None else (args.kit,),
+            )
+        except ValueError as error:  # a kit with no room on the floor asked for
+            _drawn_away(args.folder)
+            raise VisionSetupError(f"--floor-mm: {error}") from None
     elif args.d4_edge_mm or args.d6_side_mm or args.d4_font or args.kit:
         raise VisionSetupError(
             "--d4-edge-mm, --d6-side-mm, --d4-font and --kit draw generated throws: give "
@@ -644,6 +649,13 @@ def _evaluate(args: argparse.Namespace) -> int:
         if args.mistakes:
             print(f"pictures of {report.pictures} mistakes in {args.mistakes}")
     return 0
+
+
+def _drawn_away(folder: Path) -> None:
+    """What a generated set left in ``folder`` (new or empty before it) taken away."""
+    for part in ("images", "trays"):
+        shutil.rmtree(folder / part, ignore_errors=True)
+    (folder / "labels.jsonl").unlink(missing_ok=True)
 
 
 def _made_folder(folder: Path, what: str) -> None:

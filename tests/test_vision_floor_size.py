@@ -79,6 +79,30 @@ def test_the_generator_draws_only_floors_that_fit_its_picture() -> None:
         scene(1, "sticks4", floor_mm=(600.0, 300.0))
 
 
+def test_the_generator_draws_no_floor_whose_walls_leave_the_picture() -> None:
+    with pytest.raises(ValueError, match="cannot be drawn"):
+        check_drawable((480.0, 360.0))  # calibration finds no wall round it
+    assert calibrate(scene(1, "ur", floor_mm=(470.0, 350.0)).empty, floor_mm=(470.0, 350.0))
+
+
+def test_a_throw_with_no_room_left_for_its_last_stick_is_drawn_again() -> None:
+    # Seed 2's sticks, laid one after another on this floor, leave the third no room.
+    made = scene(2, "sticks3", floor_mm=(200.0, 150.0))
+    assert [item["kind"] for item in made.objects] == ["stick"] * 3
+
+
+def test_a_kit_too_large_for_the_floor_is_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(ValueError, match="no room for a throw of sticks4 on a floor of 200"):
+        scene(1, "sticks4", floor_mm=(200.0, 150.0))
+    out = tmp_path / "set"
+    args = ["vision", "evaluate", str(out), "--synthetic", "3", "--kit", "sticks4"]
+    assert main([*args, "--floor-mm", "200x150"]) == 2
+    assert "draw a larger floor" in capsys.readouterr().err
+    assert not (out / "images").exists() and not (out / "labels.jsonl").exists()
+
+
 def test_calibrate_command_takes_the_floors_size(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

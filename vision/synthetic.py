@@ -26,8 +26,9 @@ from vision.tray import CAMERA_HEIGHT_MM, Image
 SIZE = (1200, 900)
 PX_PER_MM = 2.48
 FLOOR_MM = (400.0, 300.0)  # the inside of the tray drawn, unless told otherwise
-# Floors that can be drawn (long side, short side): in the picture, with room for a stick.
-DRAWN_FLOOR_MM = ((200.0, 150.0), (480.0, 360.0))
+# Floors that can be drawn (long side, short side): in the picture with their walls, which
+# calibration finds (a floor of 480 x 360 mm leaves them out), and with room for a stick.
+DRAWN_FLOOR_MM = ((200.0, 150.0), (470.0, 350.0))
 FELTS = ((60, 120, 40), (150, 80, 40), (70, 70, 190), (140, 175, 190), (60, 60, 60))
 WOOD = (110, 170, 215)
 Look = tuple[tuple[int, int, int], tuple[int, int, int] | None, tuple[int, int, int]]
@@ -565,6 +566,13 @@ def _hand(canvas: _Canvas) -> list[int]:
     return _bbox(polygon)
 
 
+PLACING_ATTEMPTS = 50  # throws drawn before a floor is found too small for the kit
+
+
+class _NoRoomError(Exception):
+    """The implements drawn so far leave no room for the next one."""
+
+
 class _Placer:
     """Random places on the floor, apart from one another unless told otherwise.
 
@@ -590,7 +598,7 @@ class _Placer:
             if all(np.hypot(x - a, y - b) > reach_mm + r + 8 for a, b, r in self.taken):
                 self._take((x, y, reach_mm), _disc(x, y, reach_mm))
                 return x, y, self.rng.uniform(0, 180)
-        raise RuntimeError("no room left on the tray")  # pragma: no cover
+        raise _NoRoomError
 
     def narrow(self, size_mm: tuple[float, float]) -> tuple[float, float, float]:
         """Sticks and the yes/no stick need room only along their width when laid parallel."""
@@ -605,7 +613,7 @@ class _Placer:
                 if all(convex_gap(outline, other) > CLEAN_GAP_MM for other in self.outlines):
                     self._take((x, y, reach_mm), outline)
                     return x, y, angle
-        raise RuntimeError("no room left on the tray")  # pragma: no cover
+        raise _NoRoomError
 
     def _take(self, place: tuple[float, float, float], outline: NDArray[np.float32]) -> None:
         self.taken.append(place)
@@ -651,20 +659,33 @@ def scene(
     tray, long side first (at most about 450 x 340 mm in the picture).
     """
     _check_options(d4_font, floor_mm, look)
-    rng = Random(seed)
-    canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font, floor_mm)
-    empty = canvas.image.copy()
-    drawn_look = rng.choice(list(LOOKS))  # drawn even when chosen: the rest stays
-    throw = _Throw(canvas, _Placer(rng, floor_mm), trouble, faces, values, look or drawn_look)
-    objects = throw.implements(kit)
-    _make_trouble(canvas, objects, trouble, throw.look, kit)
-    label: dict[str, object] = {"kit": kit, "design": throw.look, "expect": "read"}
-    if trouble is not None:
-        label["expect"] = "refuse"
-        label["reasons"] = [trouble]
-    label["objects"] = objects
-    frame, empty = canvas.finish(empty)
-    return SyntheticScene(frame, empty, label)
+
+    def drawn(rng: Random) -> SyntheticScene:
+        canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font, floor_mm)
+        empty = canvas.image.copy()
+        drawn_look = rng.choice(list(LOOKS))  # drawn even when chosen: the rest stays
+        throw = _Throw(canvas, _Placer(rng, floor_mm), trouble, faces, values, look or drawn_look)
+        objects = throw.implements(kit)
+        _make_trouble(canvas, objects, trouble, throw.look, kit)
+        label: dict[str, object] = {"kit": kit, "design": throw.look, "expect": "read"}
+        if trouble is not None:
+            label["expect"] = "refuse"
+            label["reasons"] = [trouble]
+        label["objects"] = objects
+        frame, empty = canvas.finish(empty)
+        return SyntheticScene(frame, empty, label)
+
+    # Implements placed one after another may leave no room for the last on a small floor;
+    # the throw is drawn again, otherwise, the first attempt's as it always was.
+    for attempt in range(PLACING_ATTEMPTS):
+        try:
+            return drawn(Random(seed if attempt == 0 else f"{seed}/{attempt}"))
+        except _NoRoomError:
+            continue
+    raise ValueError(
+        f"no room for a throw of {kit} on a floor of {floor_mm[0]:g} x {floor_mm[1]:g} mm "
+        f"in {PLACING_ATTEMPTS} tries: draw a larger floor"
+    )
 
 
 def _check_options(d4_font: str, floor_mm: tuple[float, float], look: str | None) -> None:
