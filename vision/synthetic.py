@@ -656,7 +656,8 @@ def scene(
     ``look`` (one of LOOKS or OTHER_LOOKS) is the set of sticks; ``d4_edge_mm`` and
     ``d6_side_mm`` the ranges the d4s' edges and the d6s' sides are drawn from; ``d4_font``
     the family of D4_FONTS the d4s' numerals are painted in; ``floor_mm`` the inside of the
-    tray, long side first (at most about 450 x 340 mm in the picture).
+    tray, long side first (``DRAWN_FLOOR_MM``: 200 x 150 to 470 x 350 mm; a kit with no
+    room on the floor, four sticks on the smallest, is a ValueError).
     """
     _check_options(d4_font, floor_mm, look)
 
