@@ -50,3 +50,26 @@ SMALL_DIE_TOP_SECOND: tuple[Scores, list[Scores | None]] = (
         {1: 0.758, 2: 0.820, 3: 0.717, 4: 0.475},
     ],
 )
+
+# Small d4s in a font the shipped profile never learned (generated "light", edges of 16-22
+# mm, seed 9112), read wrong after the two rules above. Scene 143, thrown 3, its edge 49.2
+# pixels: one face's numerals, the numbering with 4 on top 0.102 clear.
+SMALL_LIGHT_ONE_FACE: tuple[Scores, list[Scores | None]] = (
+    {1: 0.661, 2: 0.712, 3: 0.735, 4: 0.838},
+    [
+        {1: 0.709, 2: 0.876, 3: 0.748, 4: 0.413},
+        {1: 0.845, 2: 0.682, 3: 0.652, 4: 0.701},
+        None,
+    ],
+)
+
+# Scene 411, thrown 2, its edge 48.4 pixels: two top numerals scoring 1 by 0.012 over 2,
+# overruled by a numbering with 1 on top 0.140 clear.
+SMALL_LIGHT_HESITANT: tuple[Scores, list[Scores | None]] = (
+    {1: 0.710, 2: 0.698, 3: 0.673, 4: 0.587},
+    [
+        {1: 0.589, 2: 0.513, 3: 0.544, 4: 0.728},
+        {1: 0.527, 2: 0.655, 3: 0.455, 4: 0.540},
+        {1: 0.685, 2: 0.608, 3: 0.802, 4: 0.503},
+    ],
+)

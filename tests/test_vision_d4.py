@@ -13,6 +13,8 @@ from d4_scores import (
     FAR_FROM_CENTRE,
     SMALL_DIE_ONE_FACE,
     SMALL_DIE_TOP_SECOND,
+    SMALL_LIGHT_HESITANT,
+    SMALL_LIGHT_ONE_FACE,
 )
 
 from companion.cli import main
@@ -320,9 +322,24 @@ def test_a_small_die_is_not_read_against_its_top_numerals() -> None:
     apex, corners = SMALL_DIE_TOP_SECOND
     assert judged(apex, corners, top_numerals=2).value == 3  # thrown 1
     assert judged(apex, corners, top_numerals=2, edge=52.6).value is None
-    agreeing = {**apex, 3: 0.845}  # top numerals that rank 3 first
+    agreeing = {**apex, 3: 0.86}  # top numerals that say 3 clearly
     assert judged(agreeing, corners, top_numerals=2, edge=52.6).value == 3
     assert judged(apex, corners, top_numerals=2, edge=SMALL_DIE_EDGE).value == 3
+
+
+@pytest.mark.parametrize(
+    ("scores", "top_numerals", "edge", "read_wrong"),
+    [(SMALL_LIGHT_ONE_FACE, 1, 49.2, 4), (SMALL_LIGHT_HESITANT, 2, 48.4, 1)],
+)
+def test_small_dice_in_a_font_never_learned_are_refused(
+    scores: tuple[dict[int, float], list[dict[int, float] | None]],
+    top_numerals: int,
+    edge: float,
+    read_wrong: int,
+) -> None:
+    apex, corners = scores
+    assert judged(apex, corners, top_numerals=top_numerals).value == read_wrong
+    assert judged(apex, corners, top_numerals=top_numerals, edge=edge).value is None
 
 
 # Throws of small d4s the shipped profile read wrong before small dice had rules of their

@@ -70,10 +70,13 @@ MIN_FAINT_TOP_NUMERALS = 2
 # A small d4's numerals span a few pixels (about a fifth of its edge): on dice of 16-25 mm
 # (generated seeds 1000-1719 and 2000-2599), 6 of 1,320 throws read wrong, five of them from
 # one face's three numerals (a top and a base corner swapped, the numbering 0.054-0.088 clear)
-# and one against its top numerals' own preference (0.128 clear). A die whose edge spans
-# fewer pixels than this must have top numerals that rank its value first, and, seen on one
-# face only, a whole numbering as clear as hesitant top numerals need.
+# and one against its top numerals' own preference (0.128 clear); in a font never learned
+# (generated "light", 16-22 mm, seed 9112), two more: one face 0.102 clear, and hesitant top
+# numerals overruled by a numbering 0.140 clear. A die whose edge spans fewer pixels than
+# this must have top numerals that say its value clearly (``min_apex_margin``), and, seen
+# on one face only, a whole numbering this clear.
 SMALL_DIE_EDGE = 58.0  # pixels: a die of about 23.5 mm at the working scale
+SMALL_DIE_ONE_FACE_MARGIN = 0.12
 
 Patch = NDArray[np.float32]
 
@@ -94,6 +97,7 @@ class ReadingRules:
     faint_apex_score: float = FAINT_APEX_SCORE
     min_faint_top_numerals: int = MIN_FAINT_TOP_NUMERALS
     small_die_edge: float = SMALL_DIE_EDGE
+    small_die_one_face_margin: float = SMALL_DIE_ONE_FACE_MARGIN
 
 
 RULES = ReadingRules()
@@ -355,8 +359,8 @@ def read_numerals(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> D4Reading
       corners then tell which of the two is printed at a base corner, so not on top;
     - no base corner reads clearly as V (V is printed at one corner only), and the base
       corners, alone, fit a numbering with V on top about as well as any numbering;
-    - on a small die (``numerals.edge``), the top numerals rank V first, and one face's
-      numerals alone make a numbering far clearer.
+    - on a small die (``numerals.edge``), the top numerals say V clearly by themselves,
+      and one face's numerals alone make a far clearer numbering.
     """
     return _read_prepared(numerals, templates(glyphs))
 
@@ -413,12 +417,14 @@ def judged(
 def _small_die_clear(
     apex: Scores, value: int, story_margin: float, rules: ReadingRules, top_numerals: int
 ) -> bool:
-    """Whether a small die's numerals say ``value`` clearly enough: its top numerals rank
-    it first, and one face's numerals alone make a numbering as clear as hesitant top
-    numerals need (a top and a base corner swapped fit them nearly as well)."""
-    if apex[value] < max(apex.values()):
+    """Whether a small die's numerals say ``value`` clearly enough: its top numerals say
+    it clearly by themselves (no whole numbering overrules them), and one face's numerals
+    alone make a far clearer numbering (a top and a base corner swapped fit them nearly as
+    well)."""
+    runner_up = max(score for other, score in apex.items() if other != value)
+    if apex[value] - runner_up < rules.min_apex_margin:
         return False
-    return top_numerals >= 2 or story_margin >= rules.min_story_margin_alone
+    return top_numerals >= 2 or story_margin >= rules.small_die_one_face_margin
 
 
 def best_numbering(apex: Scores | None, corners: list[Scores | None]) -> tuple[int, float]:
