@@ -19,7 +19,7 @@ from vision.kit import kit_named
 from vision.numerals import Glyph
 from vision.observation import NO, Box, Kind, Observation, Reason
 from vision.polygons import convex_gap
-from vision.profile import Example, Profile, enrol
+from vision.profile import Example, Profile, default_profile, enrol
 from vision.reader import Reader
 from vision.segment import Segmenter
 from vision.settle import (
@@ -153,6 +153,16 @@ def test_troubled_throws_are_refused_with_their_reason(
     _, observation = _read(seed, kit, profile, trouble)
     assert observation.refused
     assert {r.reason for r in observation.refusals} & reasons
+
+
+def test_a_small_die_cut_by_the_pictures_border_is_off_the_tray() -> None:
+    """Half of a d4 of 16-22 mm beyond the picture's left edge shows a sliver under the
+    40 mm² below which a change is dust: cut by the border beyond the floor, it counts."""
+    made = scene(1845178860, "ur-nostick", "off-tray", d4_edge_mm=(16.0, 22.0))
+    observation = Reader(calibrate(made.empty), default_profile()).read(
+        made.frame, kit_named("ur-nostick")
+    )
+    assert Reason.OFF_TRAY in {refusal.reason for refusal in observation.refusals}
 
 
 @pytest.mark.parametrize(

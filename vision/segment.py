@@ -23,6 +23,9 @@ HUE_CHANGE = 0.07  # log-ratio between channels: shadows darken every channel al
 SHADOW_DEPTH = np.log(0.3)  # darker than 30 % of the felt is an object, not a shadow
 STICK_MM = (120.0, 16.0)  # a throwing stick's length and width
 MIN_BLOB_MM2 = 40.0  # smaller changes are dust, noise or a crumb
+# ... but beyond the floor, where the picture's border cuts it, a small die shows a sliver:
+# half of a d4 of 16-22 mm beyond the picture's edge left 30-40 mm² (generated).
+MIN_CUT_BLOB_MM2 = 20.0
 # A d6's top face, 15 x 15 mm. Beyond the floor, on the walls and the rim, a smaller change
 # is an implement's shade or the light it throws on a wall, not an implement: one there is
 # seen whole, unless the picture's border cuts it. (A d4, or a smaller d6, lying there is
@@ -493,7 +496,7 @@ class Segmenter:
         kept = [
             b
             for b in blobs
-            if b.area_mm2 >= MIN_BLOB_MM2 and not b.wall_light and not self._deep_shade(b, small)
+            if b.area_mm2 >= _least_area(b) and not b.wall_light and not self._deep_shade(b, small)
         ]
         found = tuple(b for b in kept if not self._shade_on_wall(b, kept))
         sharp = self._sharpened(picture, lit, found, motion, gains, field)
@@ -730,6 +733,11 @@ def _lit(
     if gains is None:
         return frame
     return np.asarray(cv2.transform(frame, np.diag(gains)), np.uint8)
+
+
+def _least_area(blob: Blob) -> float:
+    """The smallest blob kept: an implement cut by the picture's border shows less."""
+    return MIN_CUT_BLOB_MM2 if blob.touches_border and blob.beyond_floor else MIN_BLOB_MM2
 
 
 def _compared(values: NDArray[np.float32], comparison: int, level: float) -> Mask:
