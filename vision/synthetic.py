@@ -676,8 +676,9 @@ def scene(
         frame, empty = canvas.finish(empty)
         return SyntheticScene(frame, empty, label)
 
-    # Implements placed one after another may leave no room for the last on a small floor;
-    # the throw is drawn again, otherwise, the first attempt's as it always was.
+    # Implements placed one after another may leave no room for the last on a small floor:
+    # the throw is then drawn again from another seed. One that fits at once is drawn from
+    # ``seed`` itself, as it always was.
     for attempt in range(PLACING_ATTEMPTS):
         try:
             return drawn(Random(seed if attempt == 0 else f"{seed}/{attempt}"))
