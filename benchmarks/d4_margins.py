@@ -41,6 +41,7 @@ from vision.numerals import (
     best_numbering,
     die_numerals,
     judged,
+    top_lead,
 )
 from vision.observation import Kind
 from vision.profile import Profile, default_profile
@@ -176,8 +177,7 @@ def _case(apex: Scores, value: int) -> str:
     hesitant (another value scores about as well or better) or clear."""
     if apex[value] < RULES.faint_apex_score:
         return "faint"
-    runner_up = max(score for other, score in apex.items() if other != value)
-    return "clear" if apex[value] - runner_up >= RULES.min_apex_margin else "hesitant"
+    return "clear" if top_lead(apex, value) >= RULES.min_apex_margin else "hesitant"
 
 
 def main() -> None:

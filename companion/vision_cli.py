@@ -652,10 +652,10 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def _drawn_away(folder: Path) -> None:
-    """What a generated set left in ``folder`` (new or empty before it) taken away."""
+    """The pictures a generated set left in ``folder`` (new or empty before it) taken
+    away: its labels are written only once every scene is drawn."""
     for part in ("images", "trays"):
         shutil.rmtree(folder / part, ignore_errors=True)
-    (folder / "labels.jsonl").unlink(missing_ok=True)
 
 
 def _made_folder(folder: Path, what: str) -> None:

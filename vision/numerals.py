@@ -421,8 +421,7 @@ def _small_die_clear(
     it clearly by themselves (no whole numbering overrules them), and one face's numerals
     alone make a far clearer numbering (a top and a base corner swapped fit them nearly as
     well)."""
-    runner_up = max(score for other, score in apex.items() if other != value)
-    if apex[value] - runner_up < rules.min_apex_margin:
+    if top_lead(apex, value) < rules.min_apex_margin:
         return False
     return top_numerals >= 2 or story_margin >= rules.small_die_one_face_margin
 
@@ -433,6 +432,12 @@ def best_numbering(apex: Scores | None, corners: list[Scores | None]) -> tuple[i
     told = _stories(apex, corners)
     runner_up = next(story for story in told if story.top != told[0].top)
     return told[0].top, told[0].score - runner_up.score
+
+
+def top_lead(apex: Scores, value: int) -> float:
+    """How much better the top numerals score ``value`` than any other value (negative:
+    another scores better)."""
+    return apex[value] - max(score for other, score in apex.items() if other != value)
 
 
 def _apex_clear(apex: Scores, rules: ReadingRules) -> bool:
@@ -448,10 +453,9 @@ def _apex_agrees(apex: Scores, value: int, story_margin: float, rules: ReadingRu
     levels (dev 0127), had faint top numerals ranking 1 first and 4 second, and a numbering
     0.102 clear, carried by base corners of blank-edge scores, with 4 on top."""
     best = max(apex.values())
-    runner_up = max(score for v, score in apex.items() if v != value)
     if apex[value] < rules.min_apex_score:
         return False
-    if apex[value] - runner_up >= rules.min_apex_margin:
+    if top_lead(apex, value) >= rules.min_apex_margin:
         return True
     slack = rules.apex_slack if best >= rules.faint_apex_score else 0.0
     return story_margin >= rules.min_story_margin_alone and apex[value] >= best - slack
