@@ -25,6 +25,7 @@ from vision.tray import CAMERA_HEIGHT_MM, Image
 
 SIZE = (1200, 900)
 PX_PER_MM = 2.48
+DRAWN_RESOLUTION = (0.75, 3.0)  # cameras of 0.75 to 3 times SIZE's pixels, the same view
 FLOOR_MM = (400.0, 300.0)  # the inside of the tray drawn, unless told otherwise
 # Floors that can be drawn (long side, short side): in the picture with their walls, which
 # calibration finds (a floor of 480 x 360 mm leaves them out), and with room for a stick.
@@ -85,23 +86,27 @@ class _Canvas:
         d6_side_mm: tuple[float, float] = D6_SIDE_MM,
         d4_font: str = "sans",
         floor_mm: tuple[float, float] = FLOOR_MM,
+        resolution: float = 1.0,
     ) -> None:
         self.rng = rng
+        self.resolution = resolution  # picture pixels per pixel of the development set's
+        self.px_per_mm = PX_PER_MM * resolution
+        self.size = (round(SIZE[0] * resolution), round(SIZE[1] * resolution))
         self.markers = markers
         self.d4_edge_mm = d4_edge_mm
         self.d6_side_mm = d6_side_mm
         self.d4_font = d4_font
         self.floor_mm = floor_mm
         self.origin = (
-            (SIZE[0] - floor_mm[0] * PX_PER_MM) / 2,
-            (SIZE[1] - floor_mm[1] * PX_PER_MM) / 2,
+            (self.size[0] - floor_mm[0] * self.px_per_mm) / 2,
+            (self.size[1] - floor_mm[1] * self.px_per_mm) / 2,
         )
         if tray_seed is None:
             drawn = rng.choice(FELTS)  # drawn even when chosen: the rest of the scene stays
             self.felt = felt or drawn
             self.image = self._empty_tray(rng)
         else:  # one tray for many throws, drawn once
-            self.felt, tray = _shared_tray(tray_seed, markers, felt, floor_mm)
+            self.felt, tray = _shared_tray(tray_seed, markers, felt, floor_mm, resolution)
             self.image = tray.copy()
         self.shadows = np.zeros(self.image.shape[:2], np.float32)
         self.set_edge_mm: float | None = None  # the binary d4s' edge, once one is drawn
@@ -113,10 +118,14 @@ class _Canvas:
         return self.set_edge_mm
 
     def px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
-        return (self.origin[0] + x_mm * PX_PER_MM, self.origin[1] + y_mm * PX_PER_MM)
+        return (self.origin[0] + x_mm * self.px_per_mm, self.origin[1] + y_mm * self.px_per_mm)
+
+    def pixels(self, length: float) -> float:
+        """A length drawn in the development set's pixels, in this picture's."""
+        return length * self.resolution
 
     def _empty_tray(self, rng: Random) -> Image:
-        image = np.full((SIZE[1], SIZE[0], 3), (150, 190, 210), np.uint8)
+        image = np.full((self.size[1], self.size[0], 3), (150, 190, 210), np.uint8)
         x0, y0 = self.px(-60, -60)
         long_mm, short_mm = self.floor_mm
         x1, y1 = self.px(long_mm + 60, short_mm + 60)
@@ -136,7 +145,7 @@ class _Canvas:
         """The printed corner markers (``vision.markers``), each card in a floor corner."""
         from vision.markers import marker_image
 
-        side = round(CARD_MM * PX_PER_MM)
+        side = round(CARD_MM * self.px_per_mm)
         far_x, far_y = self.floor_mm[0] - CARD_MM, self.floor_mm[1] - CARD_MM
         corners = ((0.0, 0.0), (far_x, 0.0), (far_x, far_y), (0.0, far_y))
         for marker_id, (x_mm, y_mm) in enumerate(corners):
@@ -148,14 +157,16 @@ class _Canvas:
         self, centre: tuple[float, float], size_mm: tuple[float, float], angle: float
     ) -> NDArray[np.int32]:
         cx, cy = self.px(*centre)
-        box = cv2.boxPoints(((cx, cy), (size_mm[0] * PX_PER_MM, size_mm[1] * PX_PER_MM), angle))
+        size = (size_mm[0] * self.px_per_mm, size_mm[1] * self.px_per_mm)
+        box = cv2.boxPoints(((cx, cy), size, angle))
         return np.asarray(box, np.int32)
 
     def shadow(self, polygon: NDArray[np.int32]) -> None:
-        cv2.fillPoly(self.shadows, [polygon + np.array([6, 8], np.int32)], 1.0)
+        offset = np.array([round(self.pixels(6)), round(self.pixels(8))], np.int32)
+        cv2.fillPoly(self.shadows, [polygon + offset], 1.0)
 
     def finish(self, empty: Image) -> tuple[Image, Image]:
-        soft = cv2.GaussianBlur(self.shadows, (0, 0), 4)
+        soft = cv2.GaussianBlur(self.shadows, (0, 0), self.pixels(4))
         # Shadows fall on the felt beside an implement, not on its lit top.
         soft[np.any(self.image != empty, axis=2)] = 0.0
         frame = self.image.astype(np.float32) * (1 - 0.35 * soft[..., None])
@@ -169,8 +180,11 @@ def _shared_tray(
     markers: bool,
     felt: tuple[int, int, int] | None,
     floor_mm: tuple[float, float],
+    resolution: float,
 ) -> tuple[tuple[int, int, int], Image]:
-    canvas = _Canvas(Random(tray_seed), markers=markers, felt=felt, floor_mm=floor_mm)
+    canvas = _Canvas(
+        Random(tray_seed), markers=markers, felt=felt, floor_mm=floor_mm, resolution=resolution
+    )
     return canvas.felt, canvas.image
 
 
@@ -224,7 +238,7 @@ def _yesno(canvas: _Canvas, place: tuple[float, float, float], face: str) -> lis
     cv2.fillPoly(canvas.image, [polygon], (40, 40, 190) if face == "M" else WOOD)
     if face == "M":
         centre = tuple(int(v) for v in canvas.px(*place[:2]))
-        cv2.circle(canvas.image, centre, int(6 * PX_PER_MM), (240, 240, 240), -1)
+        cv2.circle(canvas.image, centre, int(6 * canvas.px_per_mm), (240, 240, 240), -1)
     return _bbox(polygon)
 
 
@@ -246,20 +260,21 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
         return _bbox(polygon)
     cx, cy = canvas.px(*place[:2])
     factor = side / (CAMERA_HEIGHT_MM - side)
-    lift = ((cx - SIZE[0] / 2) * factor / PX_PER_MM, (cy - SIZE[1] / 2) * factor / PX_PER_MM)
+    mm_factor = factor / canvas.px_per_mm
+    lift = ((cx - canvas.size[0] / 2) * mm_factor, (cy - canvas.size[1] / 2) * mm_factor)
     top_centre = (place[0] + lift[0], place[1] + lift[1])
     top = canvas.rectangle(top_centre, size, place[2])
     outline = np.asarray(cv2.convexHull(np.vstack([polygon, top])), np.int32)
     cv2.fillPoly(canvas.image, [outline], tuple(int(c * 0.6) for c in body))
     # Squeezed pips on the sides, near the footprint's corners: 3 pixels either side of
     # their centre on a die of 16.5 mm, in proportion on others.
-    side_pip = (round(3 * side / 16.5), 1)
+    side_pip = (round(canvas.pixels(3) * side / 16.5), round(canvas.pixels(1)))
     for corner in polygon:
         x, y = (0.75 * corner + 0.25 * np.asarray((cx, cy))).astype(int)
         cv2.ellipse(canvas.image, (int(x), int(y)), side_pip, place[2], 0, 360, pip, -1)
     cv2.fillPoly(canvas.image, [top], body)
     gap = side * rng.uniform(0.25, 0.31)
-    radius = rng.uniform(1.2, 1.6) * PX_PER_MM * side / 16.5  # larger dice, larger pips
+    radius = rng.uniform(1.2, 1.6) * canvas.px_per_mm * side / 16.5  # larger dice, larger pips
     if max(body) - min(body) > 60 and rng.random() < 0.3:  # pale pips on a coloured die
         pip = (
             (pip[0] + body[0]) // 2,
@@ -288,7 +303,7 @@ def _glint(canvas: _Canvas, top: NDArray[np.int32], edge: int) -> None:
         (round(start[0]), round(start[1])),
         (round(end[0]), round(end[1])),
         (235, 235, 235),
-        2,
+        round(canvas.pixels(2)),
     )
 
 
@@ -382,7 +397,7 @@ def _d4_corners(
     ]
     centre = np.asarray(canvas.px(*place[:2]))
     height = edge * np.sqrt(2 / 3)
-    apex = centre + (centre - np.asarray(SIZE, np.float64) / 2) * height / (
+    apex = centre + (centre - np.asarray(canvas.size, np.float64) / 2) * height / (
         CAMERA_HEIGHT_MM - height
     )
     return base, apex, centre
@@ -558,9 +573,8 @@ def _paste_face(
 
 def _hand(canvas: _Canvas) -> list[int]:
     y = canvas.rng.uniform(100, 700)
-    polygon = np.array(
-        [[SIZE[0] + 10, y], [SIZE[0] + 10, y + 160], [650, y + 120], [640, y + 40]], np.int32
-    )
+    corners = [[SIZE[0] + 10, y], [SIZE[0] + 10, y + 160], [650, y + 120], [640, y + 40]]
+    polygon = np.array([[canvas.pixels(u), canvas.pixels(v)] for u, v in corners], np.int32)
     canvas.shadow(polygon)
     cv2.fillPoly(canvas.image, [polygon], (120, 150, 200))
     return _bbox(polygon)
@@ -644,6 +658,7 @@ def scene(
     d6_side_mm: tuple[float, float] = D6_SIDE_MM,
     d4_font: str = "sans",
     floor_mm: tuple[float, float] = FLOOR_MM,
+    resolution: float = 1.0,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -657,12 +672,16 @@ def scene(
     ``d6_side_mm`` the ranges the d4s' edges and the d6s' sides are drawn from; ``d4_font``
     the family of D4_FONTS the d4s' numerals are painted in; ``floor_mm`` the inside of the
     tray, long side first (``DRAWN_FLOOR_MM``: 200 x 150 to 470 x 350 mm; a kit with no
-    room on the floor, four sticks on the smallest, is a ValueError).
+    room on the floor, four sticks on the smallest, is a ValueError); ``resolution`` how
+    many times the development set's pixels the camera has (``DRAWN_RESOLUTION``: 2 draws
+    2400 x 1800 pictures of the same view, each camera pixel blurred as much).
     """
-    _check_options(d4_font, floor_mm, look)
+    _check_options(d4_font, floor_mm, look, resolution)
 
     def drawn(rng: Random) -> SyntheticScene:
-        canvas = _Canvas(rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font, floor_mm)
+        canvas = _Canvas(
+            rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font, floor_mm, resolution
+        )
         empty = canvas.image.copy()
         drawn_look = rng.choice(list(LOOKS))  # drawn even when chosen: the rest stays
         throw = _Throw(canvas, _Placer(rng, floor_mm), trouble, faces, values, look or drawn_look)
@@ -690,10 +709,18 @@ def scene(
     )
 
 
-def _check_options(d4_font: str, floor_mm: tuple[float, float], look: str | None) -> None:
-    """ValueError for a font, a floor or a look :func:`scene` cannot draw."""
+def _check_options(
+    d4_font: str, floor_mm: tuple[float, float], look: str | None, resolution: float
+) -> None:
+    """ValueError for a font, a floor, a look or a resolution :func:`scene` cannot draw."""
     if d4_font not in D4_FONTS:
         raise ValueError(f"no d4 font {d4_font!r}: one of {', '.join(D4_FONTS)}")
+    low, high = DRAWN_RESOLUTION
+    if not low <= resolution <= high:
+        raise ValueError(
+            f"a resolution of {resolution:g} cannot be drawn: {low:g} to {high:g} times the "
+            f"development set's {SIZE[0]}x{SIZE[1]}"
+        )
     check_drawable(floor_mm)
     if look is not None and look not in LOOKS and look not in OTHER_LOOKS:
         raise ValueError(f"no stick look {look!r}: one of {', '.join([*LOOKS, *OTHER_LOOKS])}")
@@ -802,8 +829,8 @@ def _touching(canvas: _Canvas, objects: list[dict[str, object]], look: str) -> N
     assert isinstance(first, list)
     centre_px = ((first[0] + first[2]) / 2, (first[1] + first[3]) / 2)
     centre = (
-        (centre_px[0] - canvas.origin[0]) / PX_PER_MM,
-        (centre_px[1] - canvas.origin[1]) / PX_PER_MM,
+        (centre_px[0] - canvas.origin[0]) / canvas.px_per_mm,
+        (centre_px[1] - canvas.origin[1]) / canvas.px_per_mm,
     )
     box = _stick(canvas, look, (centre[0], centre[1], 90.0), "P")
     objects.append({"kind": "stick", "face": "P", "bbox": box})
@@ -811,7 +838,7 @@ def _touching(canvas: _Canvas, objects: list[dict[str, object]], look: str) -> N
 
 def _cut_by_border(canvas: _Canvas, objects: list[dict[str, object]], look: str, kit: str) -> None:
     """One implement, of the kit's kind, half out of the picture."""
-    x = -0.2 * PX_PER_MM - canvas.origin[0] / PX_PER_MM
+    x = -0.2 * PX_PER_MM - canvas.origin[0] / canvas.px_per_mm
     place = (x, canvas.floor_mm[1] / 2, 0.0)
     if kit.startswith("sticks"):
         box = _stick(canvas, look, place, "M")
@@ -849,9 +876,10 @@ def write_set(
     d4_font: str = "sans",
     floor_mm: tuple[float, float] = FLOOR_MM,
     kits: tuple[str, ...] = SCENE_KITS,
+    resolution: float = 1.0,
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``:
-    throws of ``kits``, each drawn at random."""
+    throws of ``kits``, each drawn at random (see :func:`scene` for the options)."""
     rng = Random(seed)
     (folder / "images").mkdir(parents=True, exist_ok=True)
     (folder / "trays").mkdir(parents=True, exist_ok=True)
@@ -871,6 +899,7 @@ def write_set(
             d6_side_mm=d6_side_mm,
             d4_font=d4_font,
             floor_mm=floor_mm,
+            resolution=resolution,
         )
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)
