@@ -16,7 +16,7 @@ from vision.observation import Box, Kind
 from vision.profile import Example
 from vision.segment import Blob, Foreground, Segmenter
 from vision.shapes import Shape, classify
-from vision.tetra import fit_tetra
+from vision.tetra import fit_tetra, numeral_view
 from vision.tray import FLOOR_MM, Image, Tray, calibrate, floor_size, read_image
 
 MATCH_IOU = 0.5
@@ -136,12 +136,13 @@ def labelled_enrolment(scenes: list[Scene]) -> Enrolment:
     d4s: list[tuple[int, DieNumerals]] = []
     for scene in scenes:
         tray = scene.calibrated()
-        foreground = Segmenter(tray).foreground(read_image(scene.image))
+        picture = read_image(scene.image)
+        foreground = Segmenter(tray).foreground(picture)
         frame, blobs = foreground.frame, foreground.blobs  # read as the reader sees it
         labelled = [(_as_read(o.box, tray, foreground), o) for o in scene.objects]
         examples += _examples_in(frame, blobs, tray, labelled, scene.design)
         truths = [(box, o.value) for box, o in labelled if o.kind is Kind.D4 and o.value]
-        d4s += _labelled_d4s(frame, tray, blobs, truths)
+        d4s += _labelled_d4s(picture, foreground, tray, truths)
     return Enrolment(tuple(examples), tuple(d4s))
 
 
@@ -182,30 +183,36 @@ def generated_d4s(count: int, seed: int = 0) -> Iterator[tuple[int, DieNumerals]
         tray = calibrate(made.empty)
         foreground = Segmenter(tray).foreground(made.frame)
         yield from _labelled_d4s(
-            foreground.frame,
+            made.frame,
+            foreground,
             tray,
-            foreground.blobs,
             [(_as_read(Box(*truth["bbox"]), tray, foreground), int(truth["value"]))],
         )
 
 
-def d4s_in(frame: Image, tray: Tray) -> Iterator[DieNumerals]:
-    """The numerals of every d4 lying flat in a frame."""
-    foreground = Segmenter(tray).foreground(frame)
+def d4s_in(picture: Image, tray: Tray) -> Iterator[DieNumerals]:
+    """The numerals of every d4 lying flat in a picture, read where the reader reads
+    them."""
+    foreground = Segmenter(tray).foreground(picture)
     for blob in _flat_d4s(foreground.blobs):
-        yield die_numerals(foreground.frame, fit_tetra(foreground.frame, blob, tray))
+        yield _numerals(picture, foreground, tray, blob)
 
 
 def _labelled_d4s(
-    frame: Image, tray: Tray, blobs: Iterable[Blob], truths: list[tuple[Box, int]]
+    picture: Image, foreground: Foreground, tray: Tray, truths: list[tuple[Box, int]]
 ) -> Iterator[tuple[int, DieNumerals]]:
     """The numerals of the flat d4s that match a labelled die, with its value."""
     if not truths:
         return
-    for blob in _flat_d4s(blobs):
+    for blob in _flat_d4s(foreground.blobs):
         box, value = max(truths, key=lambda truth: truth[0].iou(blob.box))
         if box.iou(blob.box) >= MATCH_IOU:
-            yield value, die_numerals(frame, fit_tetra(frame, blob, tray))
+            yield value, _numerals(picture, foreground, tray, blob)
+
+
+def _numerals(picture: Image, foreground: Foreground, tray: Tray, blob: Blob) -> DieNumerals:
+    tetra = fit_tetra(foreground.frame, blob, tray)
+    return die_numerals(*numeral_view(picture, foreground, tray, tetra))
 
 
 def _flat_d4s(blobs: Iterable[Blob]) -> Iterator[Blob]:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -35,7 +37,7 @@ from vision.profile import Profile
 from vision.segment import Blob, Foreground, Segmenter
 from vision.separate import separated
 from vision.shapes import D4_SIDE, Shape, ShapeCall, classify, lies_whole
-from vision.tetra import Tetra, fit_tetras
+from vision.tetra import Tetra, fit_tetras, numeral_view
 from vision.tray import Image, Tray
 
 ON_RIM_MM = 10.0  # reaching this far past the floor's edge: leaning on the rim
@@ -53,6 +55,8 @@ _SHAPE_REASONS = {
     Shape.UNKNOWN: Reason.UNKNOWN_OBJECT,
 }
 _YESNO_FACES = {MARKED: YES, PLAIN: NO}
+# A fitted d4 to the picture its numerals are read from, and the die there (numeral_view).
+NumeralView = Callable[[Tetra], tuple[Image, Tetra]]
 # Faces of one colour narrower than this show a side, not a face: sticks are 16 x 6 mm
 # across, the yes/no stick 20 x 7 mm; halfway, less a little for rounded edges.
 _NARROWEST_FACE_MM = {Kind.STICK: 10.5, Kind.YESNO: 12.5}
@@ -90,11 +94,11 @@ class Reader:
         self._d4_glyphs = d4_templates(profile.glyphs)
         self._knock: Motion | None = None  # the calibrated tray to self.tray
 
-    def read(self, frame: Image, kit: Kit | None = None) -> Observation:
-        foreground = self.segmenter.foreground(frame, turn_back=False)
+    def read(self, picture: Image, kit: Kit | None = None) -> Observation:
+        foreground = self.segmenter.foreground(picture, turn_back=False)
         if foreground.to_follow and foreground.motion is not None:
             self._follow(foreground.motion)
-            foreground = self.segmenter.foreground(frame)
+            foreground = self.segmenter.foreground(picture)
         frame = foreground.frame  # moved back onto the empty tray, relit as it was
         if _unlike_tray(foreground, self.tray):
             return Observation(refusals=(Refusal(Reason.UNLIKE_TRAY),))
@@ -102,7 +106,8 @@ class Reader:
         outcomes, mixed = _of_one_set(
             [self._read_blob(frame, blob, call, kit) for blob, call in blobs]
         )
-        read = self._read_d4s(frame, outcomes, _reads_tips(kit))
+        numerals_at = partial(numeral_view, picture, foreground, self.tray)
+        read = self._read_d4s(frame, outcomes, _reads_tips(kit), numerals_at)
         implements = [outcome for outcome in read if isinstance(outcome, Implement)]
         refusals = [outcome for outcome in read if isinstance(outcome, Refusal)]
         if kit is not None:
@@ -217,7 +222,11 @@ class Reader:
         return die
 
     def _read_d4s(
-        self, frame: Image, outcomes: list[Implement | Refusal | _D4], binary: bool
+        self,
+        frame: Image,
+        outcomes: list[Implement | Refusal | _D4],
+        binary: bool,
+        numerals_at: NumeralView,
     ) -> list[Implement | Refusal]:
         """The outcomes with every d4 read: all fitted at once, as a throw of four binary
         d4s spends most of its reading fitting them."""
@@ -225,18 +234,20 @@ class Reader:
         blobs = [die.blob for die in dice]
         fitted = iter(fit_tetras(frame, blobs, self.tray, painted=binary, alike=binary))
         return [
-            self._read_d4(frame, outcome, next(fitted), binary)
+            self._read_d4(frame, outcome, next(fitted), binary, numerals_at)
             if isinstance(outcome, _D4)
             else outcome
             for outcome in outcomes
         ]
 
-    def _read_d4(self, frame: Image, die: _D4, tetra: Tetra, binary: bool) -> Implement | Refusal:
-        read = self._read_fitted_d4(frame, die, tetra, binary)
+    def _read_d4(
+        self, frame: Image, die: _D4, tetra: Tetra, binary: bool, numerals_at: NumeralView
+    ) -> Implement | Refusal:
+        read = self._read_fitted_d4(frame, die, tetra, binary, numerals_at)
         return read if isinstance(read, Implement) else self._not_read(frame, die, read)
 
     def _read_fitted_d4(
-        self, frame: Image, die: _D4, tetra: Tetra, binary: bool
+        self, frame: Image, die: _D4, tetra: Tetra, binary: bool, numerals_at: NumeralView
     ) -> Implement | Refusal:
         blob = die.blob
         if not D4_SIDE[0] <= tetra.edge / self.tray.px_per_mm <= D4_SIDE[1]:
@@ -247,7 +258,7 @@ class Reader:
             if tips.face is None:
                 return Refusal(Reason.UNCLEAR, blob.box, tips.detail)
             return Implement(Kind.D4, blob.box, tips.confidence, face=tips.face)
-        reading = read_d4(frame, tetra, self._d4_glyphs)
+        reading = read_d4(*numerals_at(tetra), self._d4_glyphs)
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)

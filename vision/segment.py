@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.align import Alignment, EdgeAlignment, Motion, follows, moved_by
+from vision.align import Alignment, EdgeAlignment, Motion, follows, moved_by, turns
 from vision.light import LightField, UnevenLight
 from vision.observation import Box
 from vision.tray import ANALYSIS_SCALE, Image, Tray
@@ -142,6 +142,15 @@ class Foreground:
         """Whether the empty tray is better moved to the picture than the picture moved
         back (see :func:`~vision.align.follows`)."""
         return self.motion is not None and follows(self.motion)
+
+    def as_taken(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Points (n, 2) of :attr:`frame` where they lie in the working picture as taken:
+        the move back undone (by the whole pixels it moved, or turned)."""
+        if self.motion is None:
+            return points
+        if turns(self.motion):
+            return np.asarray(points @ self.motion[:, :2].T + self.motion[:, 2], np.float64)
+        return np.asarray(points + np.array(moved_by(self.motion, 0.0, 0.0)), np.float64)
 
     def placed(self, box: Box) -> Box:
         """Where a box found on the frame moved back lies in the picture as it was taken:

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.segment import Blob, byte_median, change_from_empty, log_picture
+from vision.segment import Blob, Foreground, byte_median, change_from_empty, log_picture
 from vision.tray import Image, Tray
 
 APEX_RATIO = float(np.sqrt(2.0 / 3.0))  # height of the top point / edge
@@ -44,6 +44,11 @@ FIT_SCALE = 1.0  # the fit ends on the picture's own pixels
 PAINTED_FIT_SCALE = 0.5
 COARSE_SCALE = 0.25  # and starts on a quarter-size crop
 CANONICAL_EDGE = 72  # pixels of a rectified face's side
+# A rectified patch whose pixel spans more picture pixels than this (a die seen in a camera's
+# picture of more pixels than the working one) is sampled finer and averaged: sampled at its
+# pixels' centres alone, a numeral's strokes would alias. (The working picture's d4s of up
+# to about 35 mm span less.)
+AREA_SAMPLED_ABOVE = 1.5
 # Rounds of each search (a round scores 12 to 32 dice at once): a bound on a die's time.
 COARSE_ROUNDS = 20
 FINE_ROUNDS = 12
@@ -119,6 +124,13 @@ class Tetra:
                 # as printed, not mirrored.
                 seen.append((j, i))
         return seen
+
+    def placed(self, where: Callable[[Points], Points]) -> Tetra:
+        """The die where ``where`` takes points (n, 2) of its picture: a die of the working
+        picture in the camera's own, say."""
+        corners = where(np.vstack([self.base, self.apex[None]]))
+        again = None if self.at_set_size is None else self.at_set_size.placed(where)
+        return Tetra(corners[:3], corners[3], self.of_set, again)
 
     def face_share(self, face: tuple[int, int]) -> float:
         """The face's area in the picture over the base's: 1/3 for a face seen from straight
@@ -423,6 +435,17 @@ class _Dice:
         return cost
 
 
+def numeral_view(
+    picture: Image, foreground: Foreground, tray: Tray, tetra: Tetra
+) -> tuple[Image, Tetra]:
+    """Where a die fitted on ``foreground``'s frame shows its numerals best, and the die
+    there: the camera's own picture where it has more pixels than the working picture
+    (numerals a few pixels high are read from two or three times as many), else the frame."""
+    if tray.scale >= 1.0:
+        return foreground.frame, tetra
+    return picture, tetra.placed(lambda points: tray.to_picture(foreground.as_taken(points)))
+
+
 def fit_tetra(frame: Image, blob: Blob, tray: Tray) -> Tetra:
     """The d4's base and top point that best explain the picture around ``blob``."""
     (tetra,) = fit_tetras(frame, [blob], tray)
@@ -622,8 +645,15 @@ def rectified_patch(
     pixels; and how much the picture's own blur (one picture pixel) blurs it: a covariance
     in patch pixels, wide along the directions the face is squeezed in."""
     canonical = canonical_triangle()
-    to_image = cv2.getAffineTransform(canonical, np.asarray(corners, np.float32))
-    step = span / size
+    to_image = np.vstack(
+        [cv2.getAffineTransform(canonical, np.asarray(corners, np.float32)), [0.0, 0.0, 1.0]]
+    )
+    linear = (to_image[:2, :2] * (span / size)).astype(np.float64)  # picture px per patch px
+    blur = np.asarray(np.linalg.inv(linear.T @ linear + 1e-9 * np.eye(2)), np.float64)
+    widest = float(np.linalg.svd(linear, compute_uv=False).max())
+    # Each patch pixel the mean of the picture's under it, not the picture at its centre.
+    fine = int(np.ceil(widest)) if widest > AREA_SAMPLED_ABOVE else 1
+    step = span / (size * fine)
     from_patch = np.array(
         [
             [step, 0.0, centre[0] - span / 2 + step / 2],
@@ -631,14 +661,13 @@ def rectified_patch(
             [0.0, 0.0, 1.0],
         ]
     )
-    matrix = (np.vstack([to_image, [0.0, 0.0, 1.0]]) @ from_patch)[:2]
     patch = cv2.warpAffine(
         frame_channel,
-        matrix,
-        (size, size),
+        (to_image @ from_patch)[:2],
+        (size * fine, size * fine),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    linear = matrix[:, :2]  # picture pixels per patch pixel
-    blur = np.linalg.inv(linear.T @ linear + 1e-9 * np.eye(2))
+    if fine > 1:
+        patch = cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
     return np.asarray(patch, np.float32), blur

@@ -90,12 +90,12 @@ class Tray:
             )
         scale = 1.0
         if not WORKING_RANGE[0] <= px_per_mm <= WORKING_RANGE[1]:
-            scale = WORKING_PX_PER_MM / px_per_mm
+            scale = _working_scale(px_per_mm)
         picture_size = (int(empty.shape[1]), int(empty.shape[0]))
         if keystone is not None:  # the same homography on the resized picture
             resize = np.diag([scale, scale, 1.0])
             keystone = resize @ keystone @ np.linalg.inv(resize)
-        size = (round(empty.shape[1] * scale), round(empty.shape[0] * scale))
+        size = _working_size(empty, scale)
         working = _to_working(empty, scale, size, keystone)
         return cls(
             working,
@@ -159,6 +159,25 @@ class Tray:
         if self._unstraightening is not None:
             box = _box_moved(box, self._unstraightening)
         return box if self.scale == 1.0 else box.scaled(1.0 / self.scale)
+
+    def to_picture(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Points (n, 2) of the working picture where they lie in the camera's picture:
+        :meth:`working` undone, point for point (the resize's pixel centres, the rectifying
+        homography)."""
+        placed = np.asarray(points, np.float64)
+        if self.keystone is not None and self.scale >= 1.0:  # warped from the picture itself
+            enlarged = self.keystone @ np.diag([self.scale, self.scale, 1.0])
+            return moved(placed, np.asarray(np.linalg.inv(enlarged), np.float64))
+        if self._unstraightening is not None:
+            placed = moved(placed, self._unstraightening)
+        if self.scale == 1.0:
+            return placed
+        factor = _whole_factor(self.scale)
+        if factor is not None:
+            ratio = np.array([factor, factor], np.float64)
+        else:
+            ratio = np.asarray(self.picture, np.float64) / np.asarray(self.size, np.float64)
+        return (placed + 0.5) * ratio - 0.5
 
     def in_working(self, box: Box) -> Box:
         """A box of the camera's picture where it lies in the working picture."""
@@ -518,11 +537,40 @@ def _box_moved(box: Box, matrix: NDArray[np.float64]) -> Box:
     return Box(int(low[0]), int(low[1]), int(high[0]), int(high[1]))
 
 
+def _working_scale(px_per_mm: float) -> float:
+    """Working pixels per picture pixel for a picture of ``px_per_mm``: a whole fraction
+    (a half, a third, a quarter) where that lands in the working range, as resizing by a
+    whole factor averages blocks of pixels: 1.4 ms for a 2400x1800 picture on one core, 21
+    ms at 0.494."""
+    for factor in (2, 3, 4):
+        if WORKING_RANGE[0] <= px_per_mm / factor <= WORKING_RANGE[1]:
+            return 1.0 / factor
+    return WORKING_PX_PER_MM / px_per_mm
+
+
+def _whole_factor(scale: float) -> int | None:
+    """The whole factor a picture is shrunk by at ``scale``, None for any other scale."""
+    factor = round(1.0 / scale)
+    return factor if factor >= 2 and abs(factor * scale - 1.0) < 1e-9 else None
+
+
+def _working_size(picture: Image, scale: float) -> tuple[int, int]:
+    """(width, height) of the picture at ``scale``: by a whole factor, the whole blocks of
+    pixels it holds (a last odd column or row is left out)."""
+    height, width = picture.shape[:2]
+    factor = _whole_factor(scale)
+    if factor is not None:
+        return width // factor, height // factor
+    return round(width * scale), round(height * scale)
+
+
 def _resized(picture: Image, scale: float, size: tuple[int, int] | None = None) -> Image:
     if scale == 1.0:
         return picture
-    if size is None:
-        size = (round(picture.shape[1] * scale), round(picture.shape[0] * scale))
+    size = size or _working_size(picture, scale)
+    factor = _whole_factor(scale)
+    if factor is not None:
+        picture = picture[: size[1] * factor, : size[0] * factor]
     smoothing = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
     return np.asarray(cv2.resize(picture, size, interpolation=smoothing), np.uint8)
 
