@@ -176,11 +176,14 @@ class SettledReading(Generic[T]):
     # the throw is picked up. None: the calibrated empty tray, always.
     empty_now: Callable[[], Image] | None = None
     averaged: int = STACKED
-    _still: StillStack = field(init=False, default_factory=StillStack)
+    # Working pixels per pixel of the frames (``Tray.scale``): how small to compare them.
+    picture_scale: float = 1.0
+    _still: StillStack = field(init=False)
 
     def __post_init__(self) -> None:
         if self.averaged < 1:
             raise ValueError(f"averaged must be 1 or more, not {self.averaged}")
+        self._still = StillStack(self.picture_scale)
 
     def offer(
         self,

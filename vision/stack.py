@@ -20,10 +20,11 @@ from vision.align import slopes
 from vision.tray import Image
 
 STACKED = 4  # frames averaged for a reading
-# The frames are compared at this size, in tiles of this many pixels of that size.
+# The frames are compared at this size of the working picture (``vision.tray``: a camera's
+# frames of more pixels are shrunk as much more), in tiles of this many pixels of that size.
 MOTION_SCALE = 0.5
 MOTION_TILE = 32
-# Larger than this (picture pixels) in any tile, a frame has moved: a quarter of a pixel
+# Larger than this (working pixels) in any tile, a frame has moved: a quarter of a pixel
 # blurs a 4 px numeral's strokes little, and is several times the estimate's noise.
 MOST_MOTION_PX = 0.25
 # The estimate's noise (half-size pixels) allowed in any direction of a tile: the
@@ -41,7 +42,10 @@ class StillStack:
     ``moved_px``). The work is done frame by frame, while the camera brings the next one,
     so that a reading only waits for the average itself."""
 
-    def __init__(self) -> None:
+    def __init__(self, picture_scale: float = 1.0) -> None:
+        """``picture_scale``: working pixels per pixel of the frames (``Tray.scale``);
+        frames of more pixels than the working picture are compared as small as its."""
+        self._scale = MOTION_SCALE * min(1.0, picture_scale)
         self._total: NDArray[np.float32] | None = None
         self._kept = 0
         self._newest: Image | None = None
@@ -54,7 +58,7 @@ class StillStack:
         return self._kept
 
     def add(self, frame: Image) -> None:
-        grey = _half_grey(frame)
+        grey = _half_grey(frame, self._scale)
         if self._first is None or _moved(*self._first, grey) > MOST_MOTION_PX:
             self._first = (grey, slopes(grey))
             self._kept = 0
@@ -82,23 +86,24 @@ class StillStack:
         self._kept = self.added = 0
 
 
-def moved_px(reference: Image, frame: Image) -> float:
-    """How far (picture pixels) the part of ``frame`` that moved most has moved from
-    ``reference``: the largest shift of any tile."""
-    grey = _half_grey(reference)
-    return _moved(grey, slopes(grey), _half_grey(frame))
+def moved_px(reference: Image, frame: Image, picture_scale: float = 1.0) -> float:
+    """How far (working pixels: see :class:`StillStack`) the part of ``frame`` that moved
+    most has moved from ``reference``: the largest shift of any tile."""
+    scale = MOTION_SCALE * min(1.0, picture_scale)
+    grey = _half_grey(reference, scale)
+    return _moved(grey, slopes(grey), _half_grey(frame, scale))
 
 
-def _half_grey(frame: Image) -> Grey:
+def _half_grey(frame: Image, scale: float) -> Grey:
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    half = cv2.resize(grey, None, fx=MOTION_SCALE, fy=MOTION_SCALE, interpolation=cv2.INTER_AREA)
+    half = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return np.asarray(half, np.float32)
 
 
 def _moved(reference: Grey, reference_slopes: tuple[Grey, Grey], grey: Grey) -> float:
     shifts = _tile_shifts(reference_slopes, grey - reference)
     largest = float(np.sqrt((shifts**2).sum(axis=-1)).max(initial=0.0))
-    return largest / MOTION_SCALE  # in picture pixels
+    return largest / MOTION_SCALE  # in working pixels
 
 
 def _tile_shifts(reference_slopes: tuple[Grey, Grey], change: Grey) -> NDArray[np.float64]:

@@ -36,6 +36,7 @@ class ThrowWatcher:
             Agreement(self.agreeing, same=lambda a, b: a.summary() == b.summary()),
             empty_now=lambda: self.reader.tray.empty_as_framed,
             averaged=self.averaged,
+            picture_scale=self.reader.tray.scale,
         )
 
     @property

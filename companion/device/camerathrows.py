@@ -94,6 +94,7 @@ class ThrowReader:
             Agreement(agreeing),
             empty_now=lambda: self.reader.tray.empty_as_framed,
             averaged=self.averaged,
+            picture_scale=tray.scale,
         )
         self.readings = 0  # readings made (each of ``averaged`` frames), for measurements
 
