@@ -55,11 +55,19 @@ KEYSTONE = np.array([[1.0, 0.02, -6.0], [-0.015, 0.99, 4.0], [1.5e-5, -1e-5, 1.0
     [
         ((2400, 1800), 4.9, None),
         ((1800, 1350), 3.7, None),
+        ((1280, 960), 2.65, None),
         ((2400, 1800), 4.9, KEYSTONE),
         ((800, 600), 1.63, KEYSTONE),
         ((1200, 900), 2.45, KEYSTONE),
     ],
-    ids=["twice", "one-and-a-half", "twice-tilted", "two-thirds-tilted", "working-tilted"],
+    ids=[
+        "twice",
+        "one-and-a-half",
+        "a-little-more",
+        "twice-tilted",
+        "two-thirds-tilted",
+        "working-tilted",
+    ],
 )
 def test_a_point_of_the_working_picture_is_found_in_the_cameras(
     size: tuple[int, int], px_per_mm: float, keystone: np.ndarray | None
