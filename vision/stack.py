@@ -12,6 +12,8 @@ change from the image's slopes), and one that moved starts the average again.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -44,8 +46,9 @@ class StillStack:
 
     def __init__(self, picture_scale: float = 1.0) -> None:
         """``picture_scale``: working pixels per pixel of the frames (``Tray.scale``);
-        frames of more pixels than the working picture are compared as small as its."""
-        self._scale = MOTION_SCALE * min(1.0, picture_scale)
+        frames of more pixels than the working picture are compared about as small as its
+        (see :class:`_Comparison`)."""
+        self._comparison = _Comparison.of(picture_scale)
         self._total: NDArray[np.float32] | None = None
         self._kept = 0
         self._newest: Image | None = None
@@ -58,8 +61,8 @@ class StillStack:
         return self._kept
 
     def add(self, frame: Image) -> None:
-        grey = _half_grey(frame, self._scale)
-        if self._first is None or _moved(*self._first, grey) > MOST_MOTION_PX:
+        grey = self._comparison.grey(frame)
+        if self._first is None or self._comparison.moved(*self._first, grey) > MOST_MOTION_PX:
             self._first = (grey, slopes(grey))
             self._kept = 0
         if self._total is None or self._total.shape != frame.shape:
@@ -89,21 +92,36 @@ class StillStack:
 def moved_px(reference: Image, frame: Image, picture_scale: float = 1.0) -> float:
     """How far (working pixels: see :class:`StillStack`) the part of ``frame`` that moved
     most has moved from ``reference``: the largest shift of any tile."""
-    scale = MOTION_SCALE * min(1.0, picture_scale)
-    grey = _half_grey(reference, scale)
-    return _moved(grey, slopes(grey), _half_grey(frame, scale))
+    comparison = _Comparison.of(picture_scale)
+    grey = comparison.grey(reference)
+    return comparison.moved(grey, slopes(grey), comparison.grey(frame))
 
 
-def _half_grey(frame: Image, scale: float) -> Grey:
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    half = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    return np.asarray(half, np.float32)
+@dataclass(frozen=True)
+class _Comparison:
+    """How frames are compared: shrunk by a whole factor (OpenCV averages whole blocks
+    fast, other factors about ten times slower), the one nearest to MOTION_SCALE of the
+    working picture, a move told in working pixels."""
 
+    factor: int
+    working_px: float  # working pixels per pixel compared
 
-def _moved(reference: Grey, reference_slopes: tuple[Grey, Grey], grey: Grey) -> float:
-    shifts = _tile_shifts(reference_slopes, grey - reference)
-    largest = float(np.sqrt((shifts**2).sum(axis=-1)).max(initial=0.0))
-    return largest / MOTION_SCALE  # in working pixels
+    @classmethod
+    def of(cls, picture_scale: float) -> _Comparison:
+        scale = min(1.0, picture_scale)
+        factor = max(1, round(1.0 / (MOTION_SCALE * scale)))
+        return cls(factor, factor * scale)
+
+    def grey(self, frame: Image) -> Grey:
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        shrink = 1.0 / self.factor
+        small = cv2.resize(grey, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        return np.asarray(small, np.float32)
+
+    def moved(self, reference: Grey, reference_slopes: tuple[Grey, Grey], grey: Grey) -> float:
+        shifts = _tile_shifts(reference_slopes, grey - reference)
+        largest = float(np.sqrt((shifts**2).sum(axis=-1)).max(initial=0.0))
+        return largest * self.working_px
 
 
 def _tile_shifts(reference_slopes: tuple[Grey, Grey], change: Grey) -> NDArray[np.float64]:
