@@ -75,7 +75,7 @@ MIN_FAINT_TOP_NUMERALS = 2
 # numerals overruled by a numbering 0.140 clear. A die whose edge spans fewer pixels than
 # this must have top numerals that say its value clearly (``min_apex_margin``), and, seen
 # on one face only, a whole numbering this clear.
-SMALL_DIE_EDGE = 58.0  # pixels: a die of about 23.5 mm at the working scale
+SMALL_DIE_EDGE = 58.0  # pixels of the picture read (about 23.5 mm at the working scale)
 SMALL_DIE_ONE_FACE_MARGIN = 0.12
 
 Patch = NDArray[np.float32]
