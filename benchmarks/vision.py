@@ -17,8 +17,8 @@ set; ``--tilt DEG`` takes them by a camera tilted from looking straight down (se
 ``--shade DEPTH`` darkens each throw's frame (not its empty tray) by ``DEPTH`` beyond an
 edge placed at random (``benchmarks.vision_drift.shaded_across``: a player's shade, which
 the reader relights pixel by pixel); ``--resolution FACTOR`` draws the frames with FACTOR
-times the pixels (a camera's larger main stream: read at the working scale, the d4's
-numerals from the frame itself; the JSON's ``read_ms_1200x900`` is then that frame's).
+times the pixels (a camera's larger main stream, read at the working scale; the JSON's
+``read_ms_1200x900`` is then that frame's).
 Targets on the development machine: settle under 1 ms, reading under 30 ms, still to
 reading under 150 ms; a Raspberry Pi 4 core is about 5 times slower.
 

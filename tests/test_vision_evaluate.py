@@ -67,9 +67,9 @@ def test_tray_readers_make_one_reader_per_tray_while_it_is_kept(
 ) -> None:
     made: list[Tray] = []
 
-    def counted(tray: Tray, profile: Profile) -> Reader:
+    def counted(tray: Tray, profile: Profile, *, detail_numerals: bool) -> Reader:
         made.append(tray)
-        return Reader(tray, profile)
+        return Reader(tray, profile, detail_numerals=detail_numerals)
 
     monkeypatch.setattr("vision.evaluate.Reader", counted)
     read = TrayReaders(default_profile(), kept=2)

@@ -133,7 +133,7 @@ def test_a_reading_needs_at_least_one_frame() -> None:
         )
 
 
-@pytest.mark.parametrize(("dx", "moved"), [(0.3, False), (1.2, True)])
+@pytest.mark.parametrize(("dx", "moved"), [(0.1, False), (0.6, True)])
 def test_frames_of_more_pixels_are_compared_at_the_working_scale(dx: float, moved: bool) -> None:
     """A camera of twice the pixels: its frames compared as small as the working picture's
     (a quarter of their size, not half), a move measured in working pixels (half the
@@ -142,8 +142,7 @@ def test_frames_of_more_pixels_are_compared_at_the_working_scale(dx: float, move
     shifted = _moved(sharp, dx, 0.0)
     seen = moved_px(_noisy(sharp, 1), _noisy(shifted, 2), picture_scale=0.5)
     assert (seen > MOST_MOTION_PX) is moved
-    if not moved:  # the linear estimate holds for small moves
-        assert seen == pytest.approx(dx / 2, abs=0.08)
+    assert seen < dx / 2 + 0.2  # told in the camera's pixels, 0.6 would be seen as 0.7 or more
     stack = StillStack(picture_scale=0.5)
     for frame in (_noisy(sharp, 3), _noisy(shifted, 4)):
         stack.add(frame)

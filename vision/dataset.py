@@ -129,9 +129,10 @@ class Enrolment:
         return learn_glyphs(list(self.d4s), look)
 
 
-def labelled_enrolment(scenes: list[Scene]) -> Enrolment:
+def labelled_enrolment(scenes: list[Scene], *, detail_numerals: bool = False) -> Enrolment:
     """Stick faces and d4 numerals of labelled scenes; each scene's tray is calibrated and
-    its picture segmented once for both."""
+    its picture segmented once for both. ``detail_numerals``: the numerals learned where a
+    reader with that option reads them (``Reader``)."""
     examples: list[Example] = []
     d4s: list[tuple[int, DieNumerals]] = []
     for scene in scenes:
@@ -142,7 +143,7 @@ def labelled_enrolment(scenes: list[Scene]) -> Enrolment:
         labelled = [(_as_read(o.box, tray, foreground), o) for o in scene.objects]
         examples += _examples_in(frame, blobs, tray, labelled, scene.design)
         truths = [(box, o.value) for box, o in labelled if o.kind is Kind.D4 and o.value]
-        d4s += _labelled_d4s(picture, foreground, tray, truths)
+        d4s += _labelled_d4s(picture, foreground, tray, truths, detail_numerals)
     return Enrolment(tuple(examples), tuple(d4s))
 
 
@@ -187,19 +188,24 @@ def generated_d4s(count: int, seed: int = 0) -> Iterator[tuple[int, DieNumerals]
             foreground,
             tray,
             [(_as_read(Box(*truth["bbox"]), tray, foreground), int(truth["value"]))],
+            detail=False,
         )
 
 
-def d4s_in(picture: Image, tray: Tray) -> Iterator[DieNumerals]:
-    """The numerals of every d4 lying flat in a picture, read where the reader reads
-    them."""
+def d4s_in(picture: Image, tray: Tray, *, detail_numerals: bool = False) -> Iterator[DieNumerals]:
+    """The numerals of every d4 lying flat in a picture, read where a reader with the same
+    ``detail_numerals`` reads them."""
     foreground = Segmenter(tray).foreground(picture)
     for blob in _flat_d4s(foreground.blobs):
-        yield _numerals(picture, foreground, tray, blob)
+        yield _numerals(picture, foreground, tray, blob, detail_numerals)
 
 
 def _labelled_d4s(
-    picture: Image, foreground: Foreground, tray: Tray, truths: list[tuple[Box, int]]
+    picture: Image,
+    foreground: Foreground,
+    tray: Tray,
+    truths: list[tuple[Box, int]],
+    detail: bool,
 ) -> Iterator[tuple[int, DieNumerals]]:
     """The numerals of the flat d4s that match a labelled die, with its value."""
     if not truths:
@@ -207,11 +213,15 @@ def _labelled_d4s(
     for blob in _flat_d4s(foreground.blobs):
         box, value = max(truths, key=lambda truth: truth[0].iou(blob.box))
         if box.iou(blob.box) >= MATCH_IOU:
-            yield value, _numerals(picture, foreground, tray, blob)
+            yield value, _numerals(picture, foreground, tray, blob, detail)
 
 
-def _numerals(picture: Image, foreground: Foreground, tray: Tray, blob: Blob) -> DieNumerals:
+def _numerals(
+    picture: Image, foreground: Foreground, tray: Tray, blob: Blob, detail: bool
+) -> DieNumerals:
     tetra = fit_tetra(foreground.frame, blob, tray)
+    if not detail:
+        return die_numerals(foreground.frame, tetra)
     return die_numerals(*numeral_view(picture, foreground, tray, tetra))
 
 

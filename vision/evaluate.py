@@ -59,13 +59,18 @@ class TrayReaders:
     """A :data:`ReadFunction` reading each scene with a :class:`Reader` of its tray, made
     once per tray while that tray is among the ``kept`` last read."""
 
-    def __init__(self, profile: Profile, *, kept: int = KEPT_TRAYS) -> None:
+    def __init__(
+        self, profile: Profile, *, kept: int = KEPT_TRAYS, detail_numerals: bool = False
+    ) -> None:
         self.profile = profile
+        self.detail_numerals = detail_numerals  # see Reader
         # By the tray's identity: a kept reader holds its tray, so no other tray has its id.
         self.readers: Recent[int, Reader] = Recent(kept)
 
     def __call__(self, frame: Image, tray: Tray, scene: Scene) -> Observation:
-        reader = self.readers.get(id(tray), lambda: Reader(tray, self.profile))
+        reader = self.readers.get(
+            id(tray), lambda: Reader(tray, self.profile, detail_numerals=self.detail_numerals)
+        )
         return reader.read(frame, scene.kit)
 
 

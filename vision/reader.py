@@ -85,8 +85,14 @@ class _Stick:
 class Reader:
     """Reads frames of one calibrated tray with one profile."""
 
-    def __init__(self, tray: Tray, profile: Profile) -> None:
+    def __init__(self, tray: Tray, profile: Profile, *, detail_numerals: bool = False) -> None:
+        """``detail_numerals``: read a d4's numerals from the camera's own picture where it
+        has more pixels than the working one (``vision.tetra.numeral_view``). Off unless
+        asked for: the reading rules were measured at the working scale, and numerals of a
+        font the glyphs were not learned from read wrong more often from more pixels (see
+        docs/vision.md, "More pixels for the d4")."""
         keep_freed_memory()  # frame after frame, the same large arrays: see vision.memory
+        self.detail_numerals = detail_numerals
         self.calibrated = tray
         self.tray = tray  # as the camera sees it now: see _follow
         self.profile = profile
@@ -106,7 +112,9 @@ class Reader:
         outcomes, mixed = _of_one_set(
             [self._read_blob(frame, blob, call, kit) for blob, call in blobs]
         )
-        numerals_at = partial(numeral_view, picture, foreground, self.tray)
+        numerals_at: NumeralView = partial(_on_frame, frame)
+        if self.detail_numerals:
+            numerals_at = partial(numeral_view, picture, foreground, self.tray)
         read = self._read_d4s(frame, outcomes, _reads_tips(kit), numerals_at)
         implements = [outcome for outcome in read if isinstance(outcome, Implement)]
         refusals = [outcome for outcome in read if isinstance(outcome, Refusal)]
@@ -284,6 +292,10 @@ class Reader:
         if pips.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
+
+
+def _on_frame(frame: Image, tetra: Tetra) -> tuple[Image, Tetra]:
+    return frame, tetra
 
 
 # Every implement of a kit covers under a tenth of the floor; hands and arms over the tray
