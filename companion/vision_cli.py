@@ -658,7 +658,13 @@ def _evaluate(args: argparse.Namespace) -> int:
         except ValueError as error:  # a kit with no room on the floor asked for
             _drawn_away(args.folder)
             raise VisionSetupError(f"--floor-mm: {error}") from None
-    elif args.d4_edge_mm or args.d6_side_mm or args.d4_font or args.kit or args.resolution:
+    elif (
+        args.d4_edge_mm
+        or args.d6_side_mm
+        or args.d4_font
+        or args.kit
+        or args.resolution is not None
+    ):
         raise VisionSetupError(
             "--d4-edge-mm, --d6-side-mm, --d4-font, --kit and --resolution draw generated "
             "throws: give --synthetic N too"

@@ -48,8 +48,9 @@ def test_the_generated_resolution_is_checked(
     out = tmp_path / "drawn"
     assert main(["vision", "evaluate", str(out), "--synthetic", "2", "--resolution", "5"]) == 2
     assert "--resolution 5: from 0.75 to 3" in capsys.readouterr().err
-    assert main(["vision", "evaluate", str(out), "--resolution", "2"]) == 2
-    assert "give --synthetic N too" in capsys.readouterr().err
+    for resolution in ("2", "0"):  # a zero is an option given too, not one left out
+        assert main(["vision", "evaluate", str(out), "--resolution", resolution]) == 2
+        assert "give --synthetic N too" in capsys.readouterr().err
     assert not out.exists()
 
 
