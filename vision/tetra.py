@@ -89,7 +89,8 @@ Points = NDArray[np.float64]
 
 @dataclass(frozen=True)
 class Tetra:
-    """A d4 in the picture: base corners (counter-clockwise on screen) and the top point."""
+    """A d4 in the picture: base corners (clockwise on screen, as seen from above) and the top
+    point."""
 
     base: Points  # (3, 2) full-frame pixels
     apex: Points  # (2,)
