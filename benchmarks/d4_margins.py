@@ -30,6 +30,7 @@ import cv2
 
 from vision.dataset import Scene, load_scenes
 from vision.evaluate import KEPT_TRAYS, Recent
+from vision.hand import Hand
 from vision.numerals import (
     RULES,
     D4Reading,
@@ -90,7 +91,9 @@ class _Recorder:
         self.scene: Scene | None = None
         self.found: list[Judged] = []
 
-    def __call__(self, frame: Image, tetra: Tetra, prepared: Templates) -> D4Reading:
+    def __call__(
+        self, frame: Image, tetra: Tetra, prepared: Templates, hand: Hand | None = None
+    ) -> D4Reading:
         thrown = None if self.scene is None else _thrown(self.scene)
         numerals = die_numerals(frame, tetra)
         apex = _mean_scores(numerals.apex, prepared)
@@ -99,7 +102,7 @@ class _Recorder:
             image = self.scene.image.name
             seen, edge = numerals.sharp_apex, numerals.edge
             self.found.append(Judged(self.folder, image, thrown, apex, corners, seen, edge))
-        return _read_prepared(numerals, prepared)
+        return _read_prepared(numerals, prepared, hand)
 
 
 def judgements(folder: Path, profile: Profile) -> list[Judged]:

@@ -138,6 +138,13 @@ def add_vision_commands(commands: Any) -> None:
         " the one the shipped profile learned)",
     )
     evaluate.add_argument(
+        "--d4-hand",
+        choices=D4_HANDS,
+        help="with --synthetic: every generated d4 numbered so (with the 4 on top, 1, 2, 3 "
+        "run clockwise or counterclockwise seen from above), as a set's dice are (default: "
+        "either, at random)",
+    )
+    evaluate.add_argument(
         "--resolution",
         type=float,
         metavar="FACTOR",
@@ -153,6 +160,9 @@ def add_vision_commands(commands: Any) -> None:
     _floor_option(evaluate, "; with --synthetic, the trays drawn")
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.set_defaults(handler=_guarded(_evaluate))
+
+
+D4_HANDS = ("clockwise", "counterclockwise")  # vision.hand.Hand's values
 
 
 def _drawn_resolution(given: float | None) -> float:
@@ -608,7 +618,10 @@ def _watch(args: argparse.Namespace) -> int:
     with _opened_source(args.source) as (source, frames):
         tray = _load_tray(args.tray, frames, args.floor_mm)
         watcher = ThrowWatcher(
-            Reader(tray, profile), kit, still_frames=args.still, averaged=args.averaged or STACKED
+            Reader(tray, profile, learn_hand=True),  # the throws of one game, in order
+            kit,
+            still_frames=args.still,
+            averaged=args.averaged or STACKED,
         )
         count = 0
         small = small_pictures(source)
@@ -630,6 +643,7 @@ def _watch(args: argparse.Namespace) -> int:
 def _evaluate(args: argparse.Namespace) -> int:
     from vision.dataset import load_scenes
     from vision.evaluate import TrayReaders, evaluate
+    from vision.hand import Hand
     from vision.synthetic import D4_EDGE_MM, D6_SIDE_MM, SCENE_KITS, check_drawable, write_set
     from vision.tray import FLOOR_MM, floor_size
 
@@ -654,6 +668,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                 floor_mm=floor_mm,
                 kits=SCENE_KITS if args.kit is None else (args.kit,),
                 resolution=resolution,
+                d4_hand=None if args.d4_hand is None else Hand(args.d4_hand),
             )
         except ValueError as error:  # a kit with no room on the floor asked for
             _drawn_away(args.folder)
@@ -662,12 +677,13 @@ def _evaluate(args: argparse.Namespace) -> int:
         args.d4_edge_mm
         or args.d6_side_mm
         or args.d4_font
+        or args.d4_hand
         or args.kit
         or args.resolution is not None
     ):
         raise VisionSetupError(
-            "--d4-edge-mm, --d6-side-mm, --d4-font, --kit and --resolution draw generated "
-            "throws: give --synthetic N too"
+            "--d4-edge-mm, --d6-side-mm, --d4-font, --d4-hand, --kit and --resolution draw "
+            "generated throws: give --synthetic N too"
         )
     if args.mistakes is not None:
         _made_folder(args.mistakes, "the pictures of mistakes")

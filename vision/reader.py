@@ -18,14 +18,16 @@ import numpy as np
 from vision.align import Motion, follows
 from vision.binary_d4 import BinaryReading, read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
+from vision.hand import HandInPlay
 from vision.kit import Kit
 from vision.memory import keep_freed_memory
-from vision.numerals import d4_templates, read_d4
+from vision.numerals import D4Reading, d4_templates, read_d4
 from vision.observation import (
     MARKED,
     NO,
     PLAIN,
     YES,
+    Box,
     Implement,
     Kind,
     Observation,
@@ -85,12 +87,23 @@ class _Stick:
 class Reader:
     """Reads frames of one calibrated tray with one profile."""
 
-    def __init__(self, tray: Tray, profile: Profile, *, detail_numerals: bool = False) -> None:
+    def __init__(
+        self,
+        tray: Tray,
+        profile: Profile,
+        *,
+        detail_numerals: bool = False,
+        learn_hand: bool = False,
+    ) -> None:
         """``detail_numerals``: read a d4's numerals from the camera's own picture where it
         has more pixels than the working one (``vision.tetra.numeral_view``). Off unless
         asked for: the reading rules were measured at the working scale, and numerals of a
         font the glyphs were not learned from read wrong more often from more pixels (see
-        docs/vision.md, "More pixels for the d4")."""
+        docs/vision.md, "More pixels for the d4").
+
+        ``learn_hand``: the frames are the throws of one game, in order; the hand of the d4
+        in play, once its readings showed it, reads numerals that alone leave a throw
+        unread (``vision.hand``). Off for pictures taken apart from one another."""
         keep_freed_memory()  # frame after frame, the same large arrays: see vision.memory
         self.detail_numerals = detail_numerals
         self.calibrated = tray
@@ -98,6 +111,7 @@ class Reader:
         self.profile = profile
         self.segmenter = Segmenter(tray)
         self._d4_glyphs = d4_templates(profile.glyphs)
+        self.d4_in_play = HandInPlay() if learn_hand else None
         self._knock: Motion | None = None  # the calibrated tray to self.tray
 
     def read(self, picture: Image, kit: Kit | None = None) -> Observation:
@@ -266,7 +280,11 @@ class Reader:
             if tips.face is None:
                 return Refusal(Reason.UNCLEAR, blob.box, tips.detail)
             return Implement(Kind.D4, blob.box, tips.confidence, face=tips.face)
-        reading = read_d4(*numerals_at(tetra), self._d4_glyphs)
+        in_play = self.d4_in_play
+        hand = None if in_play is None else in_play.hand
+        reading = read_d4(*numerals_at(tetra), self._d4_glyphs, hand)
+        if in_play is not None:
+            _learn_hand(in_play, reading, blob.box)
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
@@ -292,6 +310,15 @@ class Reader:
         if pips.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, "d6 pips")
         return Implement(Kind.D6, blob.box, pips.confidence, value=pips.value)
+
+
+def _learn_hand(in_play: HandInPlay, reading: D4Reading, where: Box) -> None:
+    """What a d4's reading tells of the hand of the d4 in play: a die read by its numerals
+    alone tells its own; one that fits the other hand far better, another die in play."""
+    if reading.other_hand:
+        in_play.forget()
+    elif reading.value is not None and not reading.with_hand:
+        in_play.told(reading.hand, where)
 
 
 def _on_frame(frame: Image, tetra: Tetra) -> tuple[Image, Tetra]:

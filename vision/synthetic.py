@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.hand import Hand, hand_of
 from vision.polygons import convex_gap
 from vision.tray import CAMERA_HEIGHT_MM, Image
 
@@ -87,8 +88,10 @@ class _Canvas:
         d4_font: str = "sans",
         floor_mm: tuple[float, float] = FLOOR_MM,
         resolution: float = 1.0,
+        d4_hand: Hand | None = None,
     ) -> None:
         self.rng = rng
+        self.d4_hand = d4_hand
         self.resolution = resolution  # picture pixels per pixel of the development set's
         self.px_per_mm = PX_PER_MM * resolution
         self.size = (round(SIZE[0] * resolution), round(SIZE[1] * resolution))
@@ -353,7 +356,11 @@ def _d4(
     ink = (25, 25, 25) if sum(body) > 400 else (235, 235, 235)
     font = rng.choice(D4_FONTS[canvas.d4_font])
     others = [v for v in range(1, 5) if v != value]
-    rng.shuffle(others)  # either numbering (chirality), turned any way
+    rng.shuffle(others)  # either hand, turned any way
+    if canvas.d4_hand is not None:
+        others = _of_hand(value, others, base, canvas.d4_hand)
+    if geometry is not None and tip is None:
+        geometry["base_values"] = list(others)  # the value at each of ``base``
     painted = _painted_tips(rng, tip) if tip is not None else None
 
     def face(k: int, same: bool, light: float) -> NDArray[np.float32]:
@@ -367,6 +374,19 @@ def _d4(
 
     _paint_d4(canvas, hull, (apex, base, centre), face)
     return _bbox(hull)
+
+
+def _of_hand(
+    value: int, others: list[int], base: list[NDArray[np.float64]], hand: Hand
+) -> list[int]:
+    """The base corners' values (``others``, one per corner of ``base``) numbered as
+    ``hand``: two of them swapped when they run the other way."""
+    # Rows grow downwards: a positive turn runs clockwise on screen, as seen from above.
+    clockwise = _turn(*base) > 0
+    listed = others if clockwise else others[::-1]
+    if hand_of(value, (listed[0], listed[1], listed[2])) is hand:
+        return others
+    return [others[0], others[2], others[1]]
 
 
 def _cocked_d4(canvas: _Canvas, place: tuple[float, float, float], edge: float) -> list[int]:
@@ -659,6 +679,7 @@ def scene(
     d4_font: str = "sans",
     floor_mm: tuple[float, float] = FLOOR_MM,
     resolution: float = 1.0,
+    d4_hand: Hand | None = None,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -674,13 +695,23 @@ def scene(
     tray, long side first (``DRAWN_FLOOR_MM``: 200 x 150 to 470 x 350 mm; a kit with no
     room on the floor, four sticks on the smallest, is a ValueError); ``resolution`` how
     many times the development set's pixels the camera has (``DRAWN_RESOLUTION``: 2 draws
-    2400 x 1800 pictures of the same view, each camera pixel blurred as much).
+    2400 x 1800 pictures of the same view, each camera pixel blurred as much); ``d4_hand``
+    the hand of every d4's numbering (``Hand``: a set's dice share one), else either at random.
     """
     _check_options(d4_font, floor_mm, look, resolution)
 
     def drawn(rng: Random) -> SyntheticScene:
         canvas = _Canvas(
-            rng, tray_seed, markers, felt, d4_edge_mm, d6_side_mm, d4_font, floor_mm, resolution
+            rng,
+            tray_seed,
+            markers,
+            felt,
+            d4_edge_mm,
+            d6_side_mm,
+            d4_font,
+            floor_mm,
+            resolution,
+            d4_hand,
         )
         empty = canvas.image.copy()
         drawn_look = rng.choice(list(LOOKS))  # drawn even when chosen: the rest stays
@@ -877,6 +908,7 @@ def write_set(
     floor_mm: tuple[float, float] = FLOOR_MM,
     kits: tuple[str, ...] = SCENE_KITS,
     resolution: float = 1.0,
+    d4_hand: Hand | None = None,
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``:
     throws of ``kits``, each drawn at random (see :func:`scene` for the options)."""
@@ -900,6 +932,7 @@ def write_set(
             d4_font=d4_font,
             floor_mm=floor_mm,
             resolution=resolution,
+            d4_hand=d4_hand,
         )
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)

@@ -88,7 +88,7 @@ class ThrowReader:
         self.still_frames = still_frames
         self.agreeing = agreeing
         self.averaged = STACKED if averaged is None else averaged
-        self.reader: Reader = Reader(tray, profile)
+        self.reader: Reader = Reader(tray, profile, learn_hand=True)  # one game's throws
         self.settled: SettledReading[Event] = SettledReading(
             SettleDetector.for_tray(tray.empty_as_framed, still_frames),
             Agreement(agreeing),
