@@ -80,7 +80,11 @@ def test_numerals_that_hesitate_are_read_with_the_hand_in_play() -> None:
 def test_the_hand_asks_a_wider_lead_and_top_numerals_that_are_not_faint() -> None:
     # (2; 1, 3, 4), of the same hand, fits 0.13 below: a lead wrong numberings of one hand
     # reach (HAND_STORY_MARGIN).
-    near = [_scores(1, 0.85), _scores(4, 0.85, v3=0.80), _scores(2, 0.80, v3=0.79, v4=0.75)]
+    near: list[Scores | None] = [
+        _scores(1, 0.85),
+        _scores(4, 0.85, v3=0.80),
+        _scores(2, 0.80, v3=0.79, v4=0.75),
+    ]
     assert judged(HESITANT_TOP, near, top_numerals=3, hand=Hand.CLOCKWISE).value is None
     faint = {value: score - 0.25 for value, score in HESITANT_TOP.items()}  # best 0.56
     assert judged(faint, HESITANT_CORNERS, top_numerals=3, hand=Hand.CLOCKWISE).value is None
