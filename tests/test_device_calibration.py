@@ -451,3 +451,17 @@ def test_a_power_cut_while_a_calibration_is_put_in_place_keeps_one(tmp_path: Pat
     assert loaded.camera_height_mm == 500.0
     (tmp_path / "tray.new" / "empty.png").write_bytes(b"cut")  # the new one not whole
     assert load_tray(tmp_path / "tray", pictures.empty).camera_height_mm == old.camera_height_mm
+
+
+def test_the_devices_reader_learns_the_hand_of_the_d4_in_play(pictures: ThrowPictures) -> None:
+    from vision.hand import HAND_ARMING, Hand
+    from vision.observation import Box
+
+    reader = ThrowReader(calibrate(pictures.empty), default_profile())
+    in_play = reader.reader.d4_in_play  # the throws of one game, read in order
+    assert in_play is not None
+    for step in range(HAND_ARMING):
+        in_play.told(Hand.CLOCKWISE, Box(100 * step, 0, 100 * step + 40, 40))
+    assert in_play.hand is Hand.CLOCKWISE
+    recalibrated = reader.with_tray(calibrate(pictures.empty)).reader.d4_in_play
+    assert recalibrated is not None and recalibrated.hand is None  # learned afresh
