@@ -356,7 +356,7 @@ def d4_templates(glyphs: tuple[Glyph, ...]) -> Templates:
 
 def read_d4(frame: Image, tetra: Tetra, prepared: Templates, hand: Hand | None = None) -> D4Reading:
     """The value of the fitted die ``tetra``, from glyphs prepared by :func:`d4_templates`;
-    numbered as ``hand`` when the set's hand is known (see :func:`judged`)."""
+    ``hand``: the hand of the d4 in play, when its readings told it (see :func:`judged`)."""
     return _read_prepared(die_numerals(frame, tetra), prepared, hand)
 
 
@@ -368,9 +368,7 @@ def complete_looks(glyphs: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
     return tuple(glyph for glyph in glyphs if glyph.look in kept)
 
 
-def read_numerals(
-    numerals: DieNumerals, glyphs: tuple[Glyph, ...], hand: Hand | None = None
-) -> D4Reading:
+def read_numerals(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> D4Reading:
     """The value thrown, when the top numerals and the base numerals agree on it clearly:
 
     - the numbering that fits all numerals best has V on top, clearly better than any
@@ -383,7 +381,7 @@ def read_numerals(
     - on a small die (``numerals.edge``), the top numerals say V clearly by themselves,
       and one face's numerals alone make a far clearer numbering.
     """
-    return _read_prepared(numerals, templates(glyphs), hand)
+    return _read_prepared(numerals, templates(glyphs))
 
 
 def _read_prepared(
@@ -498,12 +496,10 @@ def _small_die_clear(
     return top_numerals >= 2 or story_margin >= rules.small_die_one_face_margin
 
 
-def best_numbering(
-    apex: Scores | None, corners: list[Scores | None], hand: Hand | None = None
-) -> tuple[int, float]:
-    """The top value of the numbering (of ``hand`` alone, when given) that fits the
-    numerals best, and how much better it fits than the best one with another value on top."""
-    return _lead(_stories(apex, corners, hand))
+def best_numbering(apex: Scores | None, corners: list[Scores | None]) -> tuple[int, float]:
+    """The top value of the numbering that fits the numerals best, and how much better it
+    fits than the best numbering with another value on top."""
+    return _lead(_stories(apex, corners))
 
 
 def _lead(told: list[Story]) -> tuple[int, float]:
