@@ -62,7 +62,7 @@ LEFT_OUT = {
     "faint_apex_score": replace(RULES, faint_apex_score=0.0),
     "min_faint_top_numerals": replace(RULES, min_faint_top_numerals=0),
     "small_die_edge": replace(RULES, small_die_edge=0.0),
-    "small_die_one_face_margin": replace(RULES, small_die_one_face_margin=0.0),
+    "small_die_margin": replace(RULES, small_die_margin=0.0),
 }
 
 

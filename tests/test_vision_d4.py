@@ -11,6 +11,7 @@ import pytest
 from d4_scores import (
     FAINT_TOP_SEEN_ONCE,
     FAR_FROM_CENTRE,
+    SMALL_DIE_BLURRED,
     SMALL_DIE_ONE_FACE,
     SMALL_DIE_TOP_SECOND,
     SMALL_LIGHT_HESITANT,
@@ -325,6 +326,13 @@ def test_a_small_die_is_not_read_against_its_top_numerals() -> None:
     agreeing = {**apex, 3: 0.86}  # top numerals that say 3 clearly
     assert judged(agreeing, corners, top_numerals=2, edge=52.6).value == 3
     assert judged(apex, corners, top_numerals=2, edge=SMALL_DIE_EDGE).value == 3
+
+
+def test_a_small_die_seen_on_two_faces_needs_a_clear_numbering_too() -> None:
+    apex, corners = SMALL_DIE_BLURRED
+    assert judged(apex, corners, top_numerals=2).value == 2  # thrown 3: a large die's rules
+    small = judged(apex, corners, top_numerals=2, edge=43.1)
+    assert small.value is None and "small" in small.detail
 
 
 @pytest.mark.parametrize(
