@@ -105,7 +105,7 @@ def measure(
                 armed = in_play is not None and in_play.hand is not None
                 outcome = _outcome(reader.read(throw.scene.frame, kit), throw.value)
                 counts[outcome] += 1
-                counts["read with the hand armed"] += armed and outcome != "refused"
+                counts["read while a hand was armed"] += armed and outcome != "refused"
                 if throw.swapped:
                     counts[f"after the swap: {outcome}"] += 1
                     if not forgotten and armed:

@@ -189,6 +189,7 @@ def test_evaluate_draws_d4s_of_the_hand_asked_for(
     import json
 
     from companion.cli import main
+    from companion.vision_cli import D4_HANDS
 
     folder = tmp_path / "set"
     args = ["vision", "evaluate", str(folder), "--synthetic", "10", "--seed", "3"]
@@ -199,3 +200,4 @@ def test_evaluate_draws_d4s_of_the_hand_asked_for(
     assert dice and {_base_hand(die) for die in dice} == {Hand.CLOCKWISE}
     assert main(["vision", "evaluate", str(folder), "--d4-hand", "clockwise"]) == 2
     assert "give --synthetic N too" in capsys.readouterr().err
+    assert tuple(hand.value for hand in Hand) == D4_HANDS  # the option's choices
