@@ -14,7 +14,7 @@ import pytest
 from vision.align import EdgeAlignment
 from vision.guided import flat_examples
 from vision.kit import kit_named
-from vision.observation import Kind
+from vision.observation import Kind, Reason
 from vision.profile import default_profile
 from vision.reader import Reader
 from vision.segment import Segmenter, _compared, byte_median, channel_median
@@ -295,3 +295,20 @@ def test_the_masks_of_a_comparison_are_numpys(comparison: int, numpys: Any, leve
     values[::7, ::5] = np.float32(level)
     expected = numpys(values, level).astype(np.uint8) * 255
     assert np.array_equal(_compared(values, comparison, level), expected)
+
+
+@pytest.mark.parametrize("move", [(-9, 7), (9, -7)])
+def test_a_die_cut_by_the_pictures_border_refuses_a_frame_moved_back(
+    move: tuple[int, int],
+) -> None:
+    # The frame is moved back onto the empty tray by whole pixels, and the strip this
+    # uncovers holds the empty tray: the die cut by the picture's left border must still
+    # touch it, or the throw is read without it.
+    from benchmarks.vision_drift import shifted
+
+    for seed in (0, 1):
+        made = scene(seed, "ur-nostick", "off-tray")
+        assert min(item["bbox"][0] for item in made.objects) < 0  # cut by the border
+        reader = Reader(calibrate(made.empty), default_profile())
+        observation = reader.read(shifted(*move)(made.frame), kit_named("ur-nostick"))
+        assert Reason.OFF_TRAY in {refusal.reason for refusal in observation.refusals}

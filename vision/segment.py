@@ -7,6 +7,7 @@ in millimetres of the tray floor and boxes in full-frame pixels.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -494,13 +495,14 @@ class Segmenter:
             # correlations, which a change of light (smooth over a few pixels) leaves.
             small = _lit(small, gains, field)
         mask = self._mask(small, detail)
+        seen = _seen(mask.shape, None if moved is frame else motion)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         blobs = []
         for contour in contours:
-            blob = self._blob(np.asarray(contour, np.int32), mask.shape)
+            blob = self._blob(np.asarray(contour, np.int32), seen)
             # An arm reaches in from the picture's border: it is never cut into parts.
             divisible = blob.solidity < SPLIT_SOLIDITY and not blob.touches_border
-            parts = self._parts(np.asarray(contour, np.int32), mask.shape) if divisible else []
+            parts = self._parts(np.asarray(contour, np.int32), seen) if divisible else []
             blobs.extend(parts or [blob])
         kept = [
             b
@@ -568,13 +570,13 @@ class Segmenter:
         )
         return shaded and _even(small, region)
 
-    def _parts(self, contour: NDArray[np.int32], shape: tuple[int, ...]) -> list[Blob]:
+    def _parts(self, contour: NDArray[np.int32], seen: Seen) -> list[Blob]:
         """Implements that touch only at a corner or an end: the narrow joint is cut.
 
         Each part is what survives a shrinking by ``SPLIT_MM``, grown back inside the
         outline; nothing is cut when the shrunk outline stays in one piece.
         """
-        region = np.zeros(shape[:2], np.uint8)
+        region = np.zeros(self._outside_px.shape, np.uint8)
         cv2.drawContours(region, [contour], -1, 1, -1)
         size = max(3, round(2 * SPLIT_MM * self._px_per_mm) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
@@ -586,7 +588,7 @@ class Segmenter:
             core = (labels == label).astype(np.uint8)
             grown = np.asarray(cv2.dilate(core, kernel), np.uint8) & region
             found, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            parts.append(self._blob(np.asarray(max(found, key=cv2.contourArea), np.int32), shape))
+            parts.append(self._blob(np.asarray(max(found, key=cv2.contourArea), np.int32), seen))
         return parts
 
     def floor_part(self, blob: Blob) -> Blob | None:
@@ -603,9 +605,9 @@ class Segmenter:
 
     def measure(self, contour: Contour) -> Blob:
         """The blob of an outline drawn at analysis size (half the frame)."""
-        return self._blob(contour, self._outside_px.shape)
+        return self._blob(contour, _seen(self._outside_px.shape, None))
 
-    def _blob(self, contour: Contour, shape: tuple[int, ...]) -> Blob:
+    def _blob(self, contour: Contour, seen: Seen) -> Blob:
         scale = self._px_per_mm
         (_, _), (w, h), angle = cv2.minAreaRect(contour)
         length, width = (w, h) if w >= h else (h, w)
@@ -613,8 +615,8 @@ class Segmenter:
             angle += 90.0
         area = cv2.contourArea(contour)
         x, y, bw, bh = cv2.boundingRect(contour)
-        height, width_px = shape[0], shape[1]
-        touches = x <= 1 or y <= 1 or x + bw >= width_px - 1 or y + bh >= height - 1
+        x0, y0, x1, y1 = seen
+        touches = x <= x0 + 1 or y <= y0 + 1 or x + bw >= x1 - 1 or y + bh >= y1 - 1
         points = contour.reshape(-1, 2)
         outside_px = self._outside_px[points[:, 1], points[:, 0]]
         full = 1.0 / ANALYSIS_SCALE
@@ -630,6 +632,26 @@ class Segmenter:
             outside_mm=float(outside_px.max()) / scale,
             beyond_floor=bool(outside_px.min() > 0),
         )
+
+
+# Where the camera's picture lies in the frame compared (analysis pixels: x0, y0, x1, y1
+# past the last): a blob reaching its edge is cut by the picture's border.
+Seen = tuple[int, int, int, int]
+
+
+def _seen(shape: tuple[int, ...], moved_back: Motion | None) -> Seen:
+    """The picture's place in a frame of ``shape`` (analysis size), once moved back by
+    whole pixels (``moved_back``: the motion undone; None: not moved). The strip the move
+    uncovers holds the empty tray: an implement cut by the picture's border, ending at the
+    strip, must still touch the border, or a die lying off the tray at the picture's edge
+    would be left out of the throw, not refuse it. (A turned frame is followed, not put
+    back, by the reader: its picture keeps its own border.)"""
+    height, width = shape[0], shape[1]
+    if moved_back is None or turns(moved_back):
+        return 0, 0, width, height
+    dx, dy = (ANALYSIS_SCALE * v for v in moved_by(moved_back, 0.0, 0.0))
+    left, top = max(0, math.ceil(-dx)), max(0, math.ceil(-dy))
+    return left, top, min(width, math.floor(width - dx)), min(height, math.floor(height - dy))
 
 
 def _nearest(points: NDArray[np.float32], contour: Contour) -> float:
