@@ -231,18 +231,19 @@ class CameraThrows:
             tasks, self._tasks = self._tasks, []
         return tasks
 
-    def _do(self, task: CameraTask, frame: Frame, reader: ThrowReader | None) -> ThrowReader | None:
-        """Carry out ``task`` on ``frame``; the reader to go on with."""
+    def _do(self, task: CameraTask, frame: Frame) -> None:
+        """Carry out ``task`` on ``frame``. A reader it changed is in use before the answer
+        is posted: the screens then say the new calibration or profile is used."""
         work = self.settings.work
         if work is None:
             self.post(CameraDone(task.job, task.step, problem=problem_text("no-work", self.lang())))
-            return reader
+            return
         try:
-            done, changed = work(task, frame, reader)
+            done, changed = work(task, frame, self._reader)
         except Exception as error:  # the players get a message; the old settings stay
             done, changed = CameraDone(task.job, task.step, problem=str(error)), None
+        self._reader = changed or self._reader
         self.post(done)
-        return changed or reader
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -277,7 +278,7 @@ class CameraThrows:
                 return True
             self._blind = False
             for task in self._take_tasks():
-                self._reader = self._do(task, frame, self._reader)
+                self._do(task, frame)
             reader = self._reader_for(frame)
             if reader is None:
                 return False
