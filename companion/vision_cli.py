@@ -434,13 +434,11 @@ def _check_enrolment_options(args: argparse.Namespace) -> None:
         raise VisionSetupError("--d4-generated goes with --labels")
 
 
-GUIDED_D4_MIN = 2  # pictures of each value, in guided d4 enrolment
-
-
 def _guided_glyphs(args: argparse.Namespace) -> list[Any]:
     """Pictures show the d4s with 1, 2, 3, 4, 1, 2, ... on top: glyphs from their faces."""
     from vision.dataset import d4s_in
-    from vision.numerals import VALUES, learn_glyphs
+    from vision.guided import learnt_glyphs
+    from vision.numerals import VALUES
 
     say = sys.stderr
     print(
@@ -461,21 +459,7 @@ def _guided_glyphs(args: argparse.Namespace) -> list[Any]:
             step += 1 if seen else 0
             advice = "" if seen else f": no d4 lying flat seen, show {value} on top again"
             print(f"picture {index + 1} ({value} on top): {len(seen)} taken{advice}", file=say)
-    for value in VALUES:
-        count = sum(v == value for v, _ in shown)
-        if count < GUIDED_D4_MIN:
-            raise VisionSetupError(
-                f"value {value} was seen {count} times; show it at least {GUIDED_D4_MIN} "
-                "times (more rounds of pictures)"
-            )
-    glyphs = learn_glyphs(shown, args.look)
-    missing = set(VALUES) - {glyph.value for glyph in glyphs}
-    if missing:
-        raise VisionSetupError(
-            f"the numerals of {sorted(missing)} were never seen clearly: take more pictures, "
-            "the die nearer the middle of the tray"
-        )
-    return list(glyphs)
+    return list(learnt_glyphs(shown, args.look))
 
 
 GUIDED_MIN_EXAMPLES = 3  # of each face, in guided enrolment

@@ -8,6 +8,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ from companion.device.screens import (
     Message,
     Screen,
     SettingsMenu,
+    Taught,
 )
 from companion.device.state import Settings, StateStore
 from hardware.display import dummy_display
@@ -73,17 +75,25 @@ class _Table:
 class _Device:
     """An App, its event loop and a camera thread over a :class:`_Table`."""
 
-    def __init__(self, app: App, table: _Table, reader: ThrowReader, jobs: CameraJobs) -> None:
+    def __init__(
+        self, app: App, table: _Table, reader: ThrowReader, jobs: CameraJobs, kit: str = "sticks4"
+    ) -> None:
         self.app, self.table, self.jobs = app, table, jobs
         self.loop = EventLoop(app, dummy_display())
         settings = CameraSettings(
             open_source=lambda: table, make_reader=lambda first: reader, work=jobs.run
         )
         self.camera = CameraThrows(
-            settings, post=self.loop.events.put, kit=lambda: "sticks4", lang=lambda: app.lang
+            settings, post=self.loop.events.put, kit=lambda: kit, lang=lambda: app.lang
         )
         self.loop.capture = self.camera.capture
         self.camera.start()
+        # A job given before the camera's first frame would find no reader yet, and the
+        # reader made next (this fixture's, not one loaded from the saved files) would
+        # replace its answer: the tests start from a camera that is reading.
+        deadline = time.monotonic() + 20
+        while self.camera._reader is None and time.monotonic() < deadline:
+            time.sleep(0.005)
 
     def press(self, key: Key) -> None:
         self.loop.step(Press(key))
@@ -295,7 +305,9 @@ def test_a_game_with_dice_has_no_set_of_sticks_to_enrol(tmp_path: Path) -> None:
     app = make_app(tmp_path, game="senet-modern")
     app.screen = SettingsMenu(ENROL_LINE)
     app.handle(Press(Key.SELECT), 1.0)
-    assert "senet-modern: only a set of two-faced sticks is enrolled here." in _message(app)
+    assert "senet-modern: only two-faced sticks and a numbered d4 are enrolled here." in _message(
+        app
+    )
 
 
 def _profile_at_start(folder: Path, pictures: ThrowPictures) -> Profile:
@@ -465,3 +477,99 @@ def test_the_devices_reader_learns_the_hand_of_the_d4_in_play(pictures: ThrowPic
     assert in_play.hand is Hand.CLOCKWISE
     recalibrated = reader.with_tray(calibrate(pictures.empty)).reader.d4_in_play
     assert recalibrated is not None and recalibrated.hand is None  # learned afresh
+
+
+@pytest.fixture(scope="module")
+def ur_pictures() -> ThrowPictures:
+    return ThrowPictures("ur", d4_font="script")
+
+
+@pytest.fixture
+def ur_device(tmp_path: Path, ur_pictures: ThrowPictures) -> Iterator[_Device]:
+    """A device calibrated on the tray under its camera, set for the Ur game with the d4."""
+    reader = ThrowReader(
+        calibrate(ur_pictures.empty), default_profile(), still_frames=2, averaged=1
+    )
+    jobs = CameraJobs(tmp_path / "tray", tmp_path / "sticks.json")
+    app = make_app(tmp_path / "state", game="ur-tablet")
+    made = _Device(app, _Table(ur_pictures.empty), reader, jobs, kit="ur")
+    yield made
+    made.camera.stop()
+
+
+D4_ENROLMENT = Enrolling(0, 1, taught=Taught.D4)
+
+
+def _enrol_d4(device: _Device, pictures: ThrowPictures, values: list[int]) -> None:
+    """Every picture of d4 enrolment taken, the die showing ``values`` in turn."""
+    device.settings_line(ENROL_LINE)
+    for step, value in enumerate(values):
+        assert _on(device.app) == replace(D4_ENROLMENT, step=step)
+        assert _take(device, pictures.draw(str(value)).frame).count == 1
+    assert _on(device.app) == replace(D4_ENROLMENT, step=len(values), waiting=True)
+
+
+def test_d4_enrolment_asks_each_value_in_turn_then_learns_the_numerals(
+    ur_device: _Device, ur_pictures: ThrowPictures, tmp_path: Path
+) -> None:
+    device = ur_device
+    device.app.screen = SettingsMenu(ENROL_LINE)
+    assert "Enrol a new d4" in str(device.app.view())
+    device.settings_line(ENROL_LINE)
+    assert _on(device.app) == D4_ENROLMENT
+    assert "New d4 1/8" in str(device.app.view())
+    assert "Lay the d4 flat, 1 at its top point, then OK." in str(device.app.view())
+    assert _take(device, ur_pictures.empty).count == 0  # the die was picked up
+    assert "No d4 seen lying flat." in _message(device.app)
+    device.press(Key.SELECT)
+    assert _on(device.app) == D4_ENROLMENT  # the same value again
+    values = [step % 4 + 1 for step in range(Taught.D4.pictures)]
+    for step, value in enumerate(values):
+        assert f"{value} at its top point" in str(device.app.view())
+        assert _take(device, ur_pictures.draw(str(value)).frame).count == 1
+        assert _on(device.app) == replace(D4_ENROLMENT, step=step + 1, waiting=step == 7)
+    done = device.answer()
+    assert done == CameraDone("learn", count=8)
+    assert "New d4 learnt (seen 8 times)." in _message(device.app)
+    saved = Profile.load(tmp_path / "sticks.json")
+    assert {(glyph.value, glyph.look) for glyph in saved.glyphs} == {
+        (value, "mine") for value in (1, 2, 3, 4)
+    }
+    assert saved.prototypes == default_profile().prototypes  # the sticks stay
+    in_use = device.reader().reader.profile.glyphs
+    assert [(glyph.value, glyph.look) for glyph in in_use] == [
+        (glyph.value, glyph.look) for glyph in saved.glyphs
+    ]
+    for used, kept in zip(in_use, saved.glyphs, strict=True):  # unit patches, stored rounded
+        assert float(np.sum(used.patch * kept.patch)) > 0.99
+    device.camera.stop()
+    reader = device.reader()
+    for value in (2, 3):
+        frames = [ur_pictures.empty] * 3 + [ur_pictures.draw(str(value)).frame] * 4
+        events = [reader.feed(frame, "ur", "en") for frame in frames]
+        assert [event for event in events if event is not None] == [ThrowRead(str(value))]
+
+
+def test_a_d4_shown_with_the_wrong_value_teaches_nothing(
+    ur_device: _Device, ur_pictures: ThrowPictures, tmp_path: Path
+) -> None:
+    device = ur_device
+    before = device.reader().reader.profile
+    _enrol_d4(device, ur_pictures, [1, 2, 3, 4, 1, 2, 2, 4])  # the second 3 shows a 2
+    done = device.answer()
+    assert "reads 2" in done.problem
+    assert "Not learnt: a d4 shown with 3 at its top point reads 2" in _message(device.app)
+    assert "The d4 in use is kept." in _message(device.app)
+    device.press(Key.SELECT)
+    assert _on(device.app) == SettingsMenu(ENROL_LINE)
+    assert not (tmp_path / "sticks.json").exists()
+    assert device.reader().reader.profile is before
+
+
+def test_back_cancels_d4_enrolment(ur_device: _Device, ur_pictures: ThrowPictures) -> None:
+    device = ur_device
+    device.settings_line(ENROL_LINE)
+    _take(device, ur_pictures.draw("1").frame)
+    device.press(Key.BACK)
+    assert "Cancelled: the d4 in use is kept." in _message(device.app)
+    assert device.jobs.dice == {0: device.jobs.dice[0]}  # dropped at the next first picture

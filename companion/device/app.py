@@ -44,7 +44,6 @@ from companion.device.events import (
     Tick,
 )
 from companion.device.screens import (
-    ENROLMENT_PICTURES,
     AwaitThrow,
     Calibrating,
     Choosing,
@@ -62,6 +61,7 @@ from companion.device.screens import (
     Setup,
     SphinxMove,
     Stats,
+    Taught,
     Thinking,
     ThrowShown,
     Why,
@@ -88,6 +88,7 @@ SCORE_SHOWN_FOR = 1.5  # seconds the score stays before the moves
 CONTRAST_STEPS = (32, 96, 160, 255)
 QUIET_RULINGS = frozenset({"distance", "hand-passes", "extra-throw"})
 STICKS_IN_KIT = {"sticks4": 4, "sticks3": 3}
+D4_KITS = frozenset({"ur", "ur-nostick"})  # a numbered d4, its numerals to learn
 
 SETTING_KEYS = (  # the settings menu's lines, top to bottom
     "contrast",
@@ -496,7 +497,7 @@ class App:
             (self._t("address", address=self.info.address()), _nothing),
             (self._t("version", version=self.info.version), _nothing),
             (self._t("calibrate"), self._calibrate if self.info.camera else self._no_vision),
-            (self._t("enrol"), self._enrol if self.info.camera else self._no_vision),
+            (self._enrol_line(), self._enrol if self.info.camera else self._no_vision),
             (self._t("shut-down"), lambda: setattr(self, "screen", ConfirmShutdown())),
         ]
 
@@ -520,25 +521,42 @@ class App:
     def _calibrate(self) -> None:
         self.screen = Calibrating()
 
-    def _enrol(self) -> None:
+    def _enrolment(self) -> Enrolling | None:
+        """The first step of the enrolment of what the rule set in play is thrown with;
+        None when it has nothing to teach (dice whose pips are counted)."""
         rules = self.game.rules if self.game is not None else self.settings.rules()
         try:
-            sticks = STICKS_IN_KIT.get(kit_for(rules))
+            kit = kit_for(rules)
         except NotationError:
-            sticks = None
-        if sticks is None:
-            lines = (self._t("enrol-no-sticks", game=rules.name),)
+            return None
+        if kit in STICKS_IN_KIT:
+            return Enrolling(0, STICKS_IN_KIT[kit])
+        if kit in D4_KITS:
+            return Enrolling(0, 1, taught=Taught.D4)
+        return None
+
+    def _enrol_line(self) -> str:
+        enrolment = self._enrolment()
+        taught = Taught.STICKS if enrolment is None else enrolment.taught
+        return self._t(taught.text("enrol"))
+
+    def _enrol(self) -> None:
+        enrolment = self._enrolment()
+        if enrolment is None:
+            rules = self.game.rules if self.game is not None else self.settings.rules()
+            lines = (self._t("enrol-nothing", game=rules.name),)
             self.screen = Message(self._t("enrol"), lines, self.screen)
         else:
-            self.screen = Enrolling(0, sticks)
+            self.screen = enrolment
 
     def _ask_camera(self, task: CameraTask) -> None:
         self.camera_task = task
         self.effects.append(Effect.CAMERA)
 
     def _take_picture(self, screen: Enrolling) -> None:
-        face = "MP"[screen.step % 2]
-        self._ask_camera(CameraTask("picture", screen.step, face, screen.sticks))
+        taught = screen.taught
+        shown = taught.shown(screen.step)
+        self._ask_camera(CameraTask("picture", screen.step, shown, screen.count, taught.value))
         self.screen = replace(screen, waiting=True)
 
     def _camera_done(self, done: CameraDone) -> None:
@@ -560,25 +578,30 @@ class App:
         return Message(title, lines, self._settings_on("calibrate"))
 
     def _enrolment_step(self, screen: Enrolling, done: CameraDone) -> Screen | None:
-        title = self._t("enrol")
-        if done.job == "learn" and screen.step == ENROLMENT_PICTURES:
+        taught = screen.taught
+        title = self._t(taught.text("enrol"))
+        back = self._settings_on("enrol")
+        if done.job == "learn" and screen.done:
             if done.problem:
-                problem = self._t("enrol-failed", problem=done.problem)
-                return Message(title, (problem,), self._settings_on("enrol"))
-            lines = (self._t("enrolled", count=done.count), self._t("used-from-now"))
-            return Message(title, lines, self._settings_on("enrol"))
+                problem = self._t(taught.text("enrol-failed"), problem=done.problem)
+                return Message(title, (problem,), back)
+            learnt = self._t(taught.text("enrolled"), count=done.count)
+            return Message(title, (learnt, self._t("used-from-now")), back)
         if done.job != "picture" or done.step != screen.step:
             return None
         retake = replace(screen, waiting=False)
         if done.problem:
             return Message(title, (self._t("picture-failed", problem=done.problem),), retake)
-        if done.count != screen.sticks:
-            miscount = self._t("sticks-seen", seen=done.count, sticks=screen.sticks)
+        if taught is Taught.D4 and done.count == 0:
+            return Message(title, (self._t("d4-unseen"), self._t("d4-apart")), retake)
+        if taught is Taught.STICKS and done.count != screen.count:
+            miscount = self._t("sticks-seen", seen=done.count, sticks=screen.count)
             return Message(title, (miscount, self._t("sticks-apart")), retake)
-        if screen.step + 1 < ENROLMENT_PICTURES:
-            return Enrolling(screen.step + 1, screen.sticks)
-        self._ask_camera(CameraTask("learn", ENROLMENT_PICTURES))
-        return Enrolling(ENROLMENT_PICTURES, screen.sticks, waiting=True)
+        following = replace(screen, step=screen.step + 1, waiting=False)
+        if not following.done:
+            return following
+        self._ask_camera(CameraTask("learn", following.step, kind=taught.value))
+        return replace(following, waiting=True)
 
     def _settings_on(self, key: str) -> SettingsMenu:
         return SettingsMenu(SETTING_KEYS.index(key))
@@ -808,8 +831,9 @@ def _on_enrolling(app: App, screen: Enrolling, press: Press) -> None:
     if press.key is Key.SELECT:
         app._take_picture(screen)
     elif press.key is Key.BACK:  # nothing is saved before the last picture
-        lines = (app._t("enrol-cancelled"),)
-        app.screen = Message(app._t("enrol"), lines, app._settings_on("enrol"))
+        lines = (app._t(screen.taught.text("enrol-cancelled")),)
+        title = app._t(screen.taught.text("enrol"))
+        app.screen = Message(title, lines, app._settings_on("enrol"))
 
 
 def _on_confirm(app: App, screen: ConfirmShutdown, press: Press) -> None:

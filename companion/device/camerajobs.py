@@ -9,10 +9,12 @@ they were. Like ``camerathrows``, this imports ``vision`` only inside its functi
 - ``calibrate``: the empty tray, found by its printed corner markers when all four are
   seen, else by the felt's outline, and refused when something lies on its floor; saved
   to the tray folder, read from then on.
-- ``picture``: one picture of guided enrolment, every stick showing one face. Its sticks
-  are kept only when as many lie flat as the set has (a retaken step replaces them).
+- ``picture``: one picture of guided enrolment, every stick showing one face (its sticks
+  are kept only when as many lie flat as the set has), or the d4s of the set showing one
+  value at their top point (kept when one or more lie flat). A retaken step replaces it.
 - ``learn``: the sticks' faces learnt from the kept pictures replace the profile's sticks
-  (its yes/no sticks and d4 numerals stay); saved to the profile file, read from then on.
+  (its yes/no sticks and d4 numerals stay), or the d4's numerals replace the profile's
+  (its sticks stay); saved to the profile file, read from then on.
 """
 
 from __future__ import annotations
@@ -21,15 +23,18 @@ import os
 import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from companion.device.camerathrows import Frame, ThrowReader
 from companion.device.events import CameraDone, CameraTask
 from companion.savefile import sync_directory, sync_file
 
 if TYPE_CHECKING:
+    from vision.numerals import DieNumerals
     from vision.profile import Example, Profile
     from vision.tray import Tray
+
+T = TypeVar("T")
 
 MIN_EXAMPLES = 3  # of each face, as the command line's guided enrolment asks
 LOOK = "mine"
@@ -44,6 +49,7 @@ class CameraJobs:
     camera_height_mm: float | None = None  # above the tray's floor; None: keep the one in use
     floor_mm: tuple[float, float] | None = None  # the tray's inside; None: keep the one in use
     pictures: dict[int, list[Example]] = field(default_factory=dict)  # by enrolment step
+    dice: dict[int, list[tuple[int, DieNumerals]]] = field(default_factory=dict)  # the same
 
     def run(
         self, task: CameraTask, frame: Frame, reader: ThrowReader | None
@@ -60,7 +66,7 @@ class CameraJobs:
             if task.job == "picture":
                 return self._picture(task, frame, reader), None
             if task.job == "learn":
-                return self._learn(reader)
+                return self._learn(task, reader)
         except (VisionError, OSError) as error:
             return CameraDone(task.job, task.step, problem=str(error)), None
         raise ValueError(f"unknown camera job {task.job!r}")
@@ -89,14 +95,28 @@ class CameraJobs:
     def _picture(self, task: CameraTask, frame: Frame, reader: ThrowReader) -> CameraDone:
         if task.step == 0:
             self.pictures.clear()
-        examples = flat_sticks(frame, reader.reader.tray, task.face)
-        if len(examples) == task.count:
-            self.pictures[task.step] = examples
-        else:
-            self.pictures.pop(task.step, None)
-        return CameraDone("picture", task.step, count=len(examples))
+            self.dice.clear()
+        tray = reader.reader.tray
+        if task.kind == "d4":
+            dice = flat_d4s(frame, tray, int(task.shown))
+            _kept(self.dice, task.step, dice, bool(dice))
+            return CameraDone("picture", task.step, count=len(dice))
+        sticks = flat_sticks(frame, tray, task.shown)
+        _kept(self.pictures, task.step, sticks, len(sticks) == task.count)
+        return CameraDone("picture", task.step, count=len(sticks))
 
-    def _learn(self, reader: ThrowReader) -> tuple[CameraDone, ThrowReader]:
+    def _learn(self, task: CameraTask, reader: ThrowReader) -> tuple[CameraDone, ThrowReader]:
+        current = reader.reader.profile
+        if task.kind == "d4":
+            profile, seen = self._learnt_d4(current)
+        else:
+            profile, seen = self._learnt_sticks(current)
+        save_profile(profile, self.profile_path)
+        self.pictures.clear()
+        self.dice.clear()
+        return CameraDone("learn", count=seen), reader.with_profile(profile)
+
+    def _learnt_sticks(self, current: Profile) -> tuple[Profile, int]:
         from vision.errors import ProfileError
         from vision.observation import Kind
         from vision.profile import enrol
@@ -106,13 +126,24 @@ class CameraJobs:
             seen = sum(example.face == face for example in examples)
             if seen < MIN_EXAMPLES:
                 raise ProfileError(f"only {seen} {shown} faces were seen")
-        current = reader.reader.profile
         kept = tuple(p for p in current.prototypes if p.kind is not Kind.STICK)
         learnt = enrol("enrolled", examples).prototypes
-        profile = replace(current, name="enrolled", prototypes=kept + learnt)
-        save_profile(profile, self.profile_path)
-        self.pictures.clear()
-        return CameraDone("learn", count=len(examples)), reader.with_profile(profile)
+        return replace(current, name="enrolled", prototypes=kept + learnt), len(examples)
+
+    def _learnt_d4(self, current: Profile) -> tuple[Profile, int]:
+        from vision.guided import learnt_glyphs
+
+        shown = [die for step in sorted(self.dice) for die in self.dice[step]]
+        glyphs = learnt_glyphs(shown, LOOK)
+        return replace(current, name="enrolled", glyphs=glyphs), len(shown)
+
+
+def _kept(pictures: dict[int, list[T]], step: int, seen: list[T], kept: bool) -> None:
+    """What picture ``step`` saw, kept or (a picture to take again) forgotten."""
+    if kept:
+        pictures[step] = seen
+    else:
+        pictures.pop(step, None)
 
 
 def flat_sticks(frame: Frame, tray: Tray, face: str) -> list[Example]:
@@ -122,6 +153,13 @@ def flat_sticks(frame: Frame, tray: Tray, face: str) -> list[Example]:
     from vision.segment import Segmenter
 
     return flat_examples(frame, Segmenter(tray), Kind.STICK, face, LOOK)
+
+
+def flat_d4s(frame: Frame, tray: Tray, value: int) -> list[tuple[int, DieNumerals]]:
+    """The numerals of each d4 lying flat in ``frame``, shown with ``value`` on top."""
+    from vision.dataset import d4s_in
+
+    return [(value, numerals) for numerals in d4s_in(frame, tray)]
 
 
 def save_tray(tray: Tray, folder: Path) -> None:

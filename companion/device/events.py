@@ -53,20 +53,23 @@ class CameraBack:
 @dataclass(frozen=True)
 class CameraTask:
     """A job the screens ask of the camera thread on its next frame: ``calibrate`` (the
-    tray is empty), ``picture`` (enrolment: every stick shows ``face``, ``count`` sticks
-    are expected; the first picture, ``step`` 0, starts a new enrolment) or ``learn``
-    (build and save the profile)."""
+    tray is empty), ``picture`` (enrolment of implements of ``kind``, vision's ``stick``
+    or ``d4``: every stick shows ``shown``, ``M`` or ``P``, and ``count`` sticks are
+    expected; or the d4 shows the value ``shown`` at its top point; the first picture,
+    ``step`` 0, starts a new enrolment) or ``learn`` (build and save the profile)."""
 
     job: str
     step: int = 0
-    face: str = ""
+    shown: str = ""
     count: int = 0
+    kind: str = "stick"
 
 
 @dataclass(frozen=True)
 class CameraDone:
-    """The camera thread's answer to a :class:`CameraTask`: ``count`` sticks seen (a
-    picture), or ``problem`` when it failed (the calibration or profile in use is kept)."""
+    """The camera thread's answer to a :class:`CameraTask`: ``count`` implements seen
+    lying flat (a picture), or ``problem`` when it failed (the calibration or profile in
+    use is kept)."""
 
     job: str
     step: int = 0

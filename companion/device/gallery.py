@@ -33,6 +33,7 @@ from companion.device.screens import (
     Message,
     SettingsMenu,
     Setup,
+    Taught,
     ThrowShown,
     Why,
 )
@@ -186,6 +187,10 @@ def _enrol(app: App) -> None:
     app.screen = Enrolling(1, 4)  # the second picture: every stick plain face up
 
 
+def _enrol_d4(app: App) -> None:
+    app.screen = Enrolling(2, 1, taught=Taught.D4)  # the third picture: 3 at the top point
+
+
 def _enrol_retake(app: App) -> None:
     """The camera saw three of the four sticks lying flat."""
     app.screen = Enrolling(1, 4, waiting=True)
@@ -211,6 +216,7 @@ SCREENS: dict[str, Callable[[App], None]] = {
     "calibrate": _calibrate,
     "enrol": _enrol,
     "enrol-retake": _enrol_retake,
+    "enrol-d4": _enrol_d4,
 }
 FRENCH = (
     "score",
@@ -224,6 +230,7 @@ FRENCH = (
     "calibrate",
     "enrol",
     "enrol-retake",
+    "enrol-d4",
 )
 
 

@@ -58,12 +58,17 @@ def camera_reads(rules: RuleSet) -> bool:
 class ThrowPictures:
     """Pictures of throws of one kit on one tray, made once per distinct throw."""
 
-    def __init__(self, kit: str, *, tray_seed: int = TRAY_SEED, look: str = LOOK) -> None:
+    def __init__(
+        self, kit: str, *, tray_seed: int = TRAY_SEED, look: str = LOOK, d4_font: str = "sans"
+    ) -> None:
+        """``look``: the sticks' (vision.synthetic's LOOKS); ``d4_font``: the family the
+        d4's numerals are painted in (the shipped profile knows ``sans``)."""
         from vision.synthetic import scene
 
         self.kit = kit
         self.tray_seed = tray_seed
         self.look = look
+        self.d4_font = d4_font
         self._scene = scene
         self.empty: Frame = scene(0, kit, tray_seed=tray_seed, look=look).empty
         self._made: dict[tuple[str, str], Frame] = {}
@@ -98,7 +103,13 @@ class ThrowPictures:
         kit = "ur" if plus else "ur-nostick"
         face = "M" if stick == "yes" else "P"
         return self._scene(
-            self.seed, kit, trouble, values=(int(value),), faces=face, tray_seed=self.tray_seed
+            self.seed,
+            kit,
+            trouble,
+            values=(int(value),),
+            faces=face,
+            tray_seed=self.tray_seed,
+            d4_font=self.d4_font,
         )
 
     def frames(self, picture: Frame) -> list[Frame]:

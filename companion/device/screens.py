@@ -4,11 +4,38 @@ them and :mod:`companion.device.views` says what each one shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from companion.core import Move
 from companion.device.state import Settings
 
 ENROLMENT_PICTURES = 4  # alternately every stick marked, then plain, face up
+D4_VALUES = (1, 2, 3, 4)
+D4_ROUNDS = 2  # d4 enrolment: each value at the top point in turn, twice over
+
+
+class Taught(Enum):
+    """What an enrolment teaches the camera: a set's sticks (their two faces) or its
+    numbered d4 (the numerals painted on its faces)."""
+
+    STICKS = "stick"  # vision's implement kinds
+    D4 = "d4"
+
+    @property
+    def pictures(self) -> int:
+        return ENROLMENT_PICTURES if self is Taught.STICKS else D4_ROUNDS * len(D4_VALUES)
+
+    def text(self, key: str) -> str:
+        """The key of the text ``key`` in this enrolment: a stick enrolment's texts are
+        named plainly, a d4 enrolment's ``key-d4``."""
+        return key if self is Taught.STICKS else f"{key}-d4"
+
+    def shown(self, step: int) -> str:
+        """What picture ``step`` shows: every stick's ``M`` or ``P`` face up, or the value
+        at the d4's top point."""
+        if self is Taught.STICKS:
+            return "MP"[step % 2]
+        return str(D4_VALUES[step % len(D4_VALUES)])
 
 
 @dataclass(frozen=True)
@@ -103,13 +130,19 @@ class Calibrating:
 
 @dataclass(frozen=True)
 class Enrolling:
-    """Guided enrolment of a set of ``sticks`` sticks: picture ``step`` (every stick marked
-    face up on even steps, plain on odd ones); ``waiting`` for the camera's answer (after
-    the last picture, for the faces to be learnt)."""
+    """Guided enrolment of a set of ``count`` sticks, or of a d4: picture ``step`` (what
+    it shows: ``taught.shown(step)``); ``waiting`` for the camera's answer (after the last
+    picture, for the faces or numerals to be learnt)."""
 
     step: int
-    sticks: int
+    count: int
     waiting: bool = False
+    taught: Taught = Taught.STICKS
+
+    @property
+    def done(self) -> bool:
+        """Every picture was taken: the camera is learning."""
+        return self.step >= self.taught.pictures
 
 
 @dataclass(frozen=True)

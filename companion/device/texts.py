@@ -43,6 +43,7 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "version": ("Version {version}", "Version {version}"),
     "calibrate": ("Calibrate camera", "Calibrer la caméra"),
     "enrol": ("Enrol new sticks", "Nouveaux bâtonnets"),
+    "enrol-d4": ("Enrol a new d4", "Nouveau dé à 4 faces"),
     "no-vision": (
         "The camera pipeline is not installed yet: enter throws by hand.",
         "La lecture par caméra n'est pas encore installée : saisir les lancers à la main.",
@@ -61,9 +62,9 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "calibrated-markers": ("Tray found by its corner markers.", "Plateau trouvé par ses repères."),
     "calibrated-outline": ("Tray found by its outline.", "Plateau trouvé par son contour."),
     "used-from-now": ("Used from now on.", "Utilisé dès maintenant."),
-    "enrol-no-sticks": (
-        "{game}: only a set of two-faced sticks is enrolled here.",
-        "{game} : seuls des bâtonnets à deux faces s'apprennent ici.",
+    "enrol-nothing": (
+        "{game}: only two-faced sticks and a numbered d4 are enrolled here.",
+        "{game} : seuls des bâtonnets à deux faces et un dé numéroté s'apprennent ici.",
     ),
     "enrol-title": ("New sticks {step}/{steps}", "Bâtonnets {step}/{steps}"),
     "enrol-marked": (
@@ -74,8 +75,14 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "Turn all {sticks} sticks over, plain face up, apart, then OK.",
         "Retournez les {sticks} bâtonnets, face lisse dessus, écartés, puis OK.",
     ),
+    "enrol-title-d4": ("New d4 {step}/{steps}", "Dé {step}/{steps}"),
+    "enrol-value-d4": (
+        "Lay the d4 flat, {value} at its top point, then OK.",
+        "Posez le dé à plat, le {value} à la pointe du haut, puis OK.",
+    ),
     "enrol-keys": ("OK: picture  back: cancel", "OK : photo  retour : annuler"),
     "enrol-learning": ("Learning the faces...", "Apprentissage des faces..."),
+    "enrol-learning-d4": ("Learning the numerals...", "Apprentissage des chiffres..."),
     "picture-failed": ("No picture: {problem}", "Pas de photo : {problem}"),
     "sticks-seen": (
         "{seen} of {sticks} sticks seen lying flat.",
@@ -85,17 +92,34 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "Lay them apart, away from the walls, hands out: OK to retake.",
         "Écartez-les, loin des bords, mains hors champ : OK pour refaire.",
     ),
+    "d4-unseen": ("No d4 seen lying flat.", "Aucun dé vu posé à plat."),
+    "d4-apart": (
+        "Lay it flat, away from the walls, hands out: OK to retake.",
+        "Posez-le à plat, loin des bords, mains hors champ : OK pour refaire.",
+    ),
     "enrol-failed": (
         "Not learnt: {problem}. The sticks in use are kept.",
         "Pas appris : {problem}. Les bâtonnets actuels sont gardés.",
+    ),
+    "enrol-failed-d4": (
+        "Not learnt: {problem}. The d4 in use is kept.",
+        "Pas appris : {problem}. Le dé actuel est gardé.",
     ),
     "enrolled": (
         "New sticks learnt ({count} faces seen).",
         "Bâtonnets appris ({count} faces vues).",
     ),
+    "enrolled-d4": (
+        "New d4 learnt (seen {count} times).",
+        "Dé appris (vu {count} fois).",
+    ),
     "enrol-cancelled": (
         "Cancelled: the sticks in use are kept.",
         "Annulé : les bâtonnets actuels sont gardés.",
+    ),
+    "enrol-cancelled-d4": (
+        "Cancelled: the d4 in use is kept.",
+        "Annulé : le dé actuel est gardé.",
     ),
     "no-camera": ("no camera", "pas de caméra"),
     "shut-down": ("Shut down", "Éteindre"),

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from companion.core import PASS, Move
 from companion.device import editor
 from companion.device.screens import (
-    ENROLMENT_PICTURES,
     AwaitThrow,
     Calibrating,
     Choosing,
@@ -25,6 +24,7 @@ from companion.device.screens import (
     Setup,
     SphinxMove,
     Stats,
+    Taught,
     Thinking,
     ThrowShown,
     Why,
@@ -278,14 +278,20 @@ def _calibrating(app: App, screen: Calibrating) -> View:
 
 
 def _enrolling(app: App, screen: Enrolling) -> View:
-    if screen.step >= ENROLMENT_PICTURES:
-        return MessageScreen(app._t("enrol"), (app._t("enrol-learning"),))
-    title = app._t("enrol-title", step=screen.step + 1, steps=ENROLMENT_PICTURES)
+    taught = screen.taught
+    if screen.done:
+        return MessageScreen(app._t(taught.text("enrol")), (app._t(taught.text("enrol-learning")),))
+    steps = taught.pictures
+    title = app._t(taught.text("enrol-title"), step=screen.step + 1, steps=steps)
     if screen.waiting:
         return MessageScreen(title, (app._t("camera-looking"),))
-    instruction = "enrol-marked" if screen.step % 2 == 0 else "enrol-plain"
-    lines = (app._t(instruction, sticks=screen.sticks),)
-    return MessageScreen(title, lines, footer=app._t("enrol-keys"))
+    shown = taught.shown(screen.step)
+    if taught is Taught.D4:
+        instruction = app._t("enrol-value-d4", value=shown)
+    else:
+        face_key = "enrol-marked" if shown == "M" else "enrol-plain"
+        instruction = app._t(face_key, sticks=screen.count)
+    return MessageScreen(title, (instruction,), footer=app._t("enrol-keys"))
 
 
 def _confirm(app: App, screen: ConfirmShutdown) -> View:
