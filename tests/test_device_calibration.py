@@ -36,6 +36,7 @@ from companion.device.run import ENROLLED_PROFILE, _camera
 from companion.device.screens import (
     ENROLMENT_PICTURES,
     Calibrating,
+    EnrolChoice,
     Enrolling,
     Message,
     Screen,
@@ -500,9 +501,20 @@ def ur_device(tmp_path: Path, ur_pictures: ThrowPictures) -> Iterator[_Device]:
 D4_ENROLMENT = Enrolling(0, 1, taught=Taught.D4)
 
 
+def _choose(device: _Device, taught: Taught) -> None:
+    """The enrolment of ``taught`` started from the settings (Ur's set: the d4 or the
+    yes/no stick)."""
+    device.settings_line(ENROL_LINE)
+    assert _on(device.app) == EnrolChoice(0, (Taught.D4, Taught.YESNO))
+    if taught is Taught.YESNO:
+        device.press(Key.DOWN)
+    device.press(Key.SELECT)
+    assert _on(device.app) == Enrolling(0, 1, taught=taught)
+
+
 def _enrol_d4(device: _Device, pictures: ThrowPictures, values: list[int]) -> None:
     """Every picture of d4 enrolment taken, the die showing ``values`` in turn."""
-    device.settings_line(ENROL_LINE)
+    _choose(device, Taught.D4)
     for step, value in enumerate(values):
         assert _on(device.app) == replace(D4_ENROLMENT, step=step)
         assert _take(device, pictures.draw(str(value)).frame).count == 1
@@ -514,8 +526,11 @@ def test_d4_enrolment_asks_each_value_in_turn_then_learns_the_numerals(
 ) -> None:
     device = ur_device
     device.app.screen = SettingsMenu(ENROL_LINE)
-    assert "Enrol a new d4" in str(device.app.view())
+    assert "Enrol a new d4 or stick" in str(device.app.view())
     device.settings_line(ENROL_LINE)
+    assert "Enrol a new d4" in str(device.app.view())
+    assert "Enrol a new yes/no stick" in str(device.app.view())
+    device.press(Key.SELECT)
     assert _on(device.app) == D4_ENROLMENT
     assert "New d4 1/8" in str(device.app.view())
     assert "Lay the d4 flat, 1 at its top point, then OK." in str(device.app.view())
@@ -568,8 +583,40 @@ def test_a_d4_shown_with_the_wrong_value_teaches_nothing(
 
 def test_back_cancels_d4_enrolment(ur_device: _Device, ur_pictures: ThrowPictures) -> None:
     device = ur_device
-    device.settings_line(ENROL_LINE)
+    _choose(device, Taught.D4)
     _take(device, ur_pictures.draw("1").frame)
     device.press(Key.BACK)
     assert "Cancelled: the d4 in use is kept." in _message(device.app)
     assert device.jobs.dice == {0: device.jobs.dice[0]}  # dropped at the next first picture
+
+
+def test_the_yes_no_stick_is_enrolled_face_by_face_and_only_it_changes(
+    ur_device: _Device, ur_pictures: ThrowPictures, tmp_path: Path
+) -> None:
+    device = ur_device
+    _choose(device, Taught.YESNO)
+    assert "its yes face up" in str(device.app.view())
+    assert _take(device, ur_pictures.draw("2").frame).count == 0  # the d4 alone
+    assert "The yes/no stick is not seen lying flat, alone." in _message(device.app)
+    device.press(Key.SELECT)
+    for step in range(Taught.YESNO.pictures):
+        shown = "yes" if step % 2 == 0 else "no"
+        assert f"its {shown} face up" in str(device.app.view())
+        assert _take(device, ur_pictures.draw(f"{step % 4 + 1}+{shown}").frame).count == 1
+    done = device.answer()
+    assert done == CameraDone("learn", count=6)
+    assert "New yes/no stick learnt (6 faces seen)." in _message(device.app)
+    saved = Profile.load(tmp_path / "sticks.json")
+    shipped = default_profile()
+    learnt = {(p.face, p.look, p.examples) for p in saved.prototypes if p.kind is Kind.YESNO}
+    assert learnt == {("M", "mine", 3), ("P", "mine", 3)}
+    others = [p for p in saved.prototypes if p.kind is not Kind.YESNO]
+    assert [(p.kind, p.face, p.look) for p in others] == [
+        (p.kind, p.face, p.look) for p in shipped.prototypes if p.kind is not Kind.YESNO
+    ]
+    assert len(saved.glyphs) == len(shipped.glyphs)  # the d4's numerals stay
+    device.camera.stop()
+    reader = device.reader()
+    frames = [ur_pictures.empty] * 3 + [ur_pictures.draw("3+no").frame] * 4
+    events = [reader.feed(frame, "ur", "en") for frame in frames]
+    assert [event for event in events if event is not None] == [ThrowRead("3+no")]

@@ -49,6 +49,7 @@ from companion.device.screens import (
     Choosing,
     ConfirmShutdown,
     Editor,
+    EnrolChoice,
     Enrolling,
     GameOver,
     Goodbye,
@@ -88,7 +89,6 @@ SCORE_SHOWN_FOR = 1.5  # seconds the score stays before the moves
 CONTRAST_STEPS = (32, 96, 160, 255)
 QUIET_RULINGS = frozenset({"distance", "hand-passes", "extra-throw"})
 STICKS_IN_KIT = {"sticks4": 4, "sticks3": 3}
-D4_KITS = frozenset({"ur", "ur-nostick"})  # a numbered d4, its numerals to learn
 
 SETTING_KEYS = (  # the settings menu's lines, top to bottom
     "contrast",
@@ -521,33 +521,35 @@ class App:
     def _calibrate(self) -> None:
         self.screen = Calibrating()
 
-    def _enrolment(self) -> Enrolling | None:
-        """The first step of the enrolment of what the rule set in play is thrown with;
-        None when it has nothing to teach (dice whose pips are counted)."""
+    def _enrolments(self) -> tuple[Enrolling, ...]:
+        """The first step of each enrolment the rule set in play's implements can have;
+        none when they have nothing to teach (dice whose pips are counted)."""
         rules = self.game.rules if self.game is not None else self.settings.rules()
         try:
             kit = kit_for(rules)
         except NotationError:
-            return None
+            return ()
         if kit in STICKS_IN_KIT:
-            return Enrolling(0, STICKS_IN_KIT[kit])
-        if kit in D4_KITS:
-            return Enrolling(0, 1, taught=Taught.D4)
-        return None
+            return (Enrolling(0, STICKS_IN_KIT[kit]),)
+        taught = {"ur": (Taught.D4, Taught.YESNO), "ur-nostick": (Taught.D4,)}.get(kit, ())
+        return tuple(Enrolling(0, 1, taught=each) for each in taught)
 
     def _enrol_line(self) -> str:
-        enrolment = self._enrolment()
-        taught = Taught.STICKS if enrolment is None else enrolment.taught
-        return self._t(taught.text("enrol"))
+        enrolments = self._enrolments()
+        if len(enrolments) > 1:
+            return self._t("enrol-choice")
+        return self._t(enrolments[0].taught.text("enrol") if enrolments else "enrol")
 
     def _enrol(self) -> None:
-        enrolment = self._enrolment()
-        if enrolment is None:
+        enrolments = self._enrolments()
+        if len(enrolments) > 1:
+            self.screen = EnrolChoice(0, tuple(each.taught for each in enrolments))
+        elif enrolments:
+            self.screen = enrolments[0]
+        else:
             rules = self.game.rules if self.game is not None else self.settings.rules()
             lines = (self._t("enrol-nothing", game=rules.name),)
             self.screen = Message(self._t("enrol"), lines, self.screen)
-        else:
-            self.screen = enrolment
 
     def _ask_camera(self, task: CameraTask) -> None:
         self.camera_task = task
@@ -593,7 +595,9 @@ class App:
         if done.problem:
             return Message(title, (self._t("picture-failed", problem=done.problem),), retake)
         if taught is Taught.D4 and done.count == 0:
-            return Message(title, (self._t("d4-unseen"), self._t("d4-apart")), retake)
+            return Message(title, (self._t("d4-unseen"), self._t("lay-it-flat")), retake)
+        if taught is Taught.YESNO and done.count != 1:
+            return Message(title, (self._t("yesno-unseen"), self._t("lay-it-flat")), retake)
         if taught is Taught.STICKS and done.count != screen.count:
             miscount = self._t("sticks-seen", seen=done.count, sticks=screen.count)
             return Message(title, (miscount, self._t("sticks-apart")), retake)
@@ -825,6 +829,21 @@ def _on_calibrating(app: App, screen: Calibrating, press: Press) -> None:
         app.screen = app._settings_on("calibrate")
 
 
+def _on_enrol_choice(app: App, screen: EnrolChoice, press: Press) -> None:
+    def start(taught: Taught) -> Callable[[], None]:
+        return lambda: setattr(app, "screen", Enrolling(0, 1, taught=taught))
+
+    items = [(taught.value, start(taught)) for taught in screen.choices]
+    _menu_press(
+        app,
+        screen.cursor,
+        items,
+        press,
+        lambda cursor: replace(screen, cursor=cursor),
+        back=lambda app: setattr(app, "screen", app._settings_on("enrol")),
+    )
+
+
 def _on_enrolling(app: App, screen: Enrolling, press: Press) -> None:
     if screen.waiting:
         return
@@ -859,6 +878,7 @@ _PRESS_HANDLERS: dict[type[Any], Callable[[App, Any, Press], None]] = {
     SettingsMenu: _on_settings,
     Calibrating: _on_calibrating,
     Enrolling: _on_enrolling,
+    EnrolChoice: _on_enrol_choice,
     AwaitThrow: _on_await_throw,
     ThrowShown: _on_throw_shown,
     Choosing: _on_choosing,

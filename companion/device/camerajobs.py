@@ -9,12 +9,13 @@ they were. Like ``camerathrows``, this imports ``vision`` only inside its functi
 - ``calibrate``: the empty tray, found by its printed corner markers when all four are
   seen, else by the felt's outline, and refused when something lies on its floor; saved
   to the tray folder, read from then on.
-- ``picture``: one picture of guided enrolment, every stick showing one face (its sticks
-  are kept only when as many lie flat as the set has), or the d4s of the set showing one
-  value at their top point (kept when one or more lie flat). A retaken step replaces it.
-- ``learn``: the sticks' faces learnt from the kept pictures replace the profile's sticks
-  (its yes/no sticks and d4 numerals stay), or the d4's numerals replace the profile's
-  (its sticks stay); saved to the profile file, read from then on.
+- ``picture``: one picture of guided enrolment, every stick (or Ur's yes/no stick)
+  showing one face (kept only when as many lie flat as the set has), or the d4s of the
+  set showing one value at their top point (kept when one or more lie flat). A retaken
+  step replaces it.
+- ``learn``: the faces learnt from the kept pictures replace the profile's sticks (or its
+  yes/no sticks; the rest stays), or the d4's numerals replace the profile's (its sticks
+  stay); saved to the profile file, read from then on.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ class CameraJobs:
             dice = flat_d4s(frame, tray, int(task.shown))
             _kept(self.dice, task.step, dice, bool(dice))
             return CameraDone("picture", task.step, count=len(dice))
-        sticks = flat_sticks(frame, tray, task.shown)
+        sticks = flat_sticks(frame, tray, task.shown, task.kind)
         _kept(self.pictures, task.step, sticks, len(sticks) == task.count)
         return CameraDone("picture", task.step, count=len(sticks))
 
@@ -110,23 +111,25 @@ class CameraJobs:
         if task.kind == "d4":
             profile, seen = self._learnt_d4(current)
         else:
-            profile, seen = self._learnt_sticks(current)
+            profile, seen = self._learnt_faces(current, task.kind)
         save_profile(profile, self.profile_path)
         self.pictures.clear()
         self.dice.clear()
         return CameraDone("learn", count=seen), reader.with_profile(profile)
 
-    def _learnt_sticks(self, current: Profile) -> tuple[Profile, int]:
+    def _learnt_faces(self, current: Profile, kind_name: str) -> tuple[Profile, int]:
+        """The faces of the sticks, or of the yes/no stick, replace the profile's."""
         from vision.errors import ProfileError
         from vision.observation import Kind
         from vision.profile import enrol
 
+        kind = Kind(kind_name)
         examples = [example for step in sorted(self.pictures) for example in self.pictures[step]]
         for face, shown in (("M", "marked"), ("P", "plain")):
             seen = sum(example.face == face for example in examples)
             if seen < MIN_EXAMPLES:
                 raise ProfileError(f"only {seen} {shown} faces were seen")
-        kept = tuple(p for p in current.prototypes if p.kind is not Kind.STICK)
+        kept = tuple(p for p in current.prototypes if p.kind is not kind)
         learnt = enrol("enrolled", examples).prototypes
         return replace(current, name="enrolled", prototypes=kept + learnt), len(examples)
 
@@ -146,13 +149,14 @@ def _kept(pictures: dict[int, list[T]], step: int, seen: list[T], kept: bool) ->
         pictures.pop(step, None)
 
 
-def flat_sticks(frame: Frame, tray: Tray, face: str) -> list[Example]:
-    """An enrolment example of ``face`` for each stick lying flat in ``frame``."""
+def flat_sticks(frame: Frame, tray: Tray, face: str, kind: str = "stick") -> list[Example]:
+    """An enrolment example of ``face`` for each stick (of vision's ``kind``: throwing
+    sticks, or the yes/no stick) lying flat in ``frame``."""
     from vision.guided import flat_examples
     from vision.observation import Kind
     from vision.segment import Segmenter
 
-    return flat_examples(frame, Segmenter(tray), Kind.STICK, face, LOOK)
+    return flat_examples(frame, Segmenter(tray), Kind(kind), face, LOOK)
 
 
 def flat_d4s(frame: Frame, tray: Tray, value: int) -> list[tuple[int, DieNumerals]]:

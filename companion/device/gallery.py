@@ -28,6 +28,7 @@ from companion.device.screens import (
     Calibrating,
     Choosing,
     Editor,
+    EnrolChoice,
     Enrolling,
     Hints,
     Message,
@@ -191,6 +192,10 @@ def _enrol_d4(app: App) -> None:
     app.screen = Enrolling(2, 1, taught=Taught.D4)  # the third picture: 3 at the top point
 
 
+def _enrol_choice(app: App) -> None:
+    app.screen = EnrolChoice(1)  # the Ur game's set: the yes/no stick chosen
+
+
 def _enrol_retake(app: App) -> None:
     """The camera saw three of the four sticks lying flat."""
     app.screen = Enrolling(1, 4, waiting=True)
@@ -217,6 +222,7 @@ SCREENS: dict[str, Callable[[App], None]] = {
     "enrol": _enrol,
     "enrol-retake": _enrol_retake,
     "enrol-d4": _enrol_d4,
+    "enrol-choice": _enrol_choice,
 }
 FRENCH = (
     "score",
@@ -231,6 +237,7 @@ FRENCH = (
     "enrol",
     "enrol-retake",
     "enrol-d4",
+    "enrol-choice",
 )
 
 

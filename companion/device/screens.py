@@ -10,32 +10,36 @@ from companion.core import Move
 from companion.device.state import Settings
 
 ENROLMENT_PICTURES = 4  # alternately every stick marked, then plain, face up
+YESNO_PICTURES = 6  # one stick: each face three times, as many examples as a set's sticks give
 D4_VALUES = (1, 2, 3, 4)
 D4_ROUNDS = 2  # d4 enrolment: each value at the top point in turn, twice over
 
 
 class Taught(Enum):
-    """What an enrolment teaches the camera: a set's sticks (their two faces) or its
-    numbered d4 (the numerals painted on its faces)."""
+    """What an enrolment teaches the camera: a set's sticks or Ur's yes/no stick (their
+    two faces), or its numbered d4 (the numerals painted on its faces)."""
 
     STICKS = "stick"  # vision's implement kinds
+    YESNO = "yesno"
     D4 = "d4"
 
     @property
     def pictures(self) -> int:
-        return ENROLMENT_PICTURES if self is Taught.STICKS else D4_ROUNDS * len(D4_VALUES)
+        if self is Taught.D4:
+            return D4_ROUNDS * len(D4_VALUES)
+        return ENROLMENT_PICTURES if self is Taught.STICKS else YESNO_PICTURES
 
     def text(self, key: str) -> str:
         """The key of the text ``key`` in this enrolment: a stick enrolment's texts are
-        named plainly, a d4 enrolment's ``key-d4``."""
-        return key if self is Taught.STICKS else f"{key}-d4"
+        named plainly, the others' ``key-yesno`` and ``key-d4``."""
+        return key if self is Taught.STICKS else f"{key}-{self.value}"
 
     def shown(self, step: int) -> str:
-        """What picture ``step`` shows: every stick's ``M`` or ``P`` face up, or the value
-        at the d4's top point."""
-        if self is Taught.STICKS:
-            return "MP"[step % 2]
-        return str(D4_VALUES[step % len(D4_VALUES)])
+        """What picture ``step`` shows: the sticks' ``M`` (marked, the yes/no stick's
+        "yes") or ``P`` face up, or the value at the d4's top point."""
+        if self is Taught.D4:
+            return str(D4_VALUES[step % len(D4_VALUES)])
+        return "MP"[step % 2]
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,14 @@ class Enrolling:
 
 
 @dataclass(frozen=True)
+class EnrolChoice:
+    """Which implement of the game's set to enrol, when it has more than one to teach."""
+
+    cursor: int = 0
+    choices: tuple[Taught, ...] = (Taught.D4, Taught.YESNO)
+
+
+@dataclass(frozen=True)
 class ConfirmShutdown:
     pass
 
@@ -182,6 +194,7 @@ Screen = (
     | GameOver
     | SettingsMenu
     | Calibrating
+    | EnrolChoice
     | Enrolling
     | ConfirmShutdown
     | Message

@@ -44,6 +44,8 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "calibrate": ("Calibrate camera", "Calibrer la caméra"),
     "enrol": ("Enrol new sticks", "Nouveaux bâtonnets"),
     "enrol-d4": ("Enrol a new d4", "Nouveau dé à 4 faces"),
+    "enrol-yesno": ("Enrol a new yes/no stick", "Nouveau bâton oui/non"),
+    "enrol-choice": ("Enrol a new d4 or stick", "Nouveau dé ou bâton"),
     "no-vision": (
         "The camera pipeline is not installed yet: enter throws by hand.",
         "La lecture par caméra n'est pas encore installée : saisir les lancers à la main.",
@@ -80,9 +82,19 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "Lay the d4 flat, {value} at its top point, then OK.",
         "Posez le dé à plat, le {value} à la pointe du haut, puis OK.",
     ),
+    "enrol-title-yesno": ("Yes/no stick {step}/{steps}", "Bâton oui/non {step}/{steps}"),
+    "enrol-yes-yesno": (
+        "Lay the yes/no stick flat, its yes face up, then OK.",
+        "Posez le bâton oui/non à plat, face oui dessus, puis OK.",
+    ),
+    "enrol-no-yesno": (
+        "Turn the yes/no stick over, its no face up, then OK.",
+        "Retournez le bâton oui/non, face non dessus, puis OK.",
+    ),
     "enrol-keys": ("OK: picture  back: cancel", "OK : photo  retour : annuler"),
     "enrol-learning": ("Learning the faces...", "Apprentissage des faces..."),
     "enrol-learning-d4": ("Learning the numerals...", "Apprentissage des chiffres..."),
+    "enrol-learning-yesno": ("Learning the faces...", "Apprentissage des faces..."),
     "picture-failed": ("No picture: {problem}", "Pas de photo : {problem}"),
     "sticks-seen": (
         "{seen} of {sticks} sticks seen lying flat.",
@@ -93,9 +105,17 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "Écartez-les, loin des bords, mains hors champ : OK pour refaire.",
     ),
     "d4-unseen": ("No d4 seen lying flat.", "Aucun dé vu posé à plat."),
-    "d4-apart": (
+    "lay-it-flat": (
         "Lay it flat, away from the walls, hands out: OK to retake.",
         "Posez-le à plat, loin des bords, mains hors champ : OK pour refaire.",
+    ),
+    "yesno-unseen": (
+        "The yes/no stick is not seen lying flat, alone.",
+        "Le bâton oui/non n'est pas vu seul, à plat.",
+    ),
+    "enrol-failed-yesno": (
+        "Not learnt: {problem}. The yes/no stick in use is kept.",
+        "Pas appris : {problem}. Le bâton oui/non actuel est gardé.",
     ),
     "enrol-failed": (
         "Not learnt: {problem}. The sticks in use are kept.",
@@ -109,6 +129,10 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "New sticks learnt ({count} faces seen).",
         "Bâtonnets appris ({count} faces vues).",
     ),
+    "enrolled-yesno": (
+        "New yes/no stick learnt ({count} faces seen).",
+        "Bâton oui/non appris ({count} faces vues).",
+    ),
     "enrolled-d4": (
         "New d4 learnt (seen {count} times).",
         "Dé appris (vu {count} fois).",
@@ -116,6 +140,10 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "enrol-cancelled": (
         "Cancelled: the sticks in use are kept.",
         "Annulé : les bâtonnets actuels sont gardés.",
+    ),
+    "enrol-cancelled-yesno": (
+        "Cancelled: the yes/no stick in use is kept.",
+        "Annulé : le bâton oui/non actuel est gardé.",
     ),
     "enrol-cancelled-d4": (
         "Cancelled: the d4 in use is kept.",

@@ -13,6 +13,7 @@ from companion.device.screens import (
     Choosing,
     ConfirmShutdown,
     Editor,
+    EnrolChoice,
     Enrolling,
     GameOver,
     Goodbye,
@@ -277,6 +278,11 @@ def _calibrating(app: App, screen: Calibrating) -> View:
     return MessageScreen(app._t("calibrate"), lines, footer=app._t("calibrate-keys"))
 
 
+def _enrol_choice(app: App, screen: EnrolChoice) -> View:
+    items = tuple(app._t(taught.text("enrol")) for taught in screen.choices)
+    return MenuScreen(app._t("enrol-choice"), items, screen.cursor)
+
+
 def _enrolling(app: App, screen: Enrolling) -> View:
     taught = screen.taught
     if screen.done:
@@ -288,6 +294,8 @@ def _enrolling(app: App, screen: Enrolling) -> View:
     shown = taught.shown(screen.step)
     if taught is Taught.D4:
         instruction = app._t("enrol-value-d4", value=shown)
+    elif taught is Taught.YESNO:
+        instruction = app._t("enrol-yes-yesno" if shown == "M" else "enrol-no-yesno")
     else:
         face_key = "enrol-marked" if shown == "M" else "enrol-plain"
         instruction = app._t(face_key, sticks=screen.count)
@@ -327,6 +335,7 @@ _VIEWS: dict[type[Any], Callable[[App, Any], View]] = {
     SettingsMenu: _settings,
     Calibrating: _calibrating,
     Enrolling: _enrolling,
+    EnrolChoice: _enrol_choice,
     ConfirmShutdown: _confirm,
     Message: _message,
     Saver: _saver,
