@@ -46,7 +46,7 @@ class DeviceConfig:
     camera_height: int = 960
     camera_source: str | None = None  # None: the Pi camera on the Pi, none elsewhere
     camera_tray: Path | None = None  # calibration folder; None: <state dir>/tray
-    camera_profile: Path | None = None  # enrolled sticks; None: <state dir>/sticks.json
+    camera_profile: Path | None = None  # what was enrolled; None: <state dir>/sticks.json
     camera_still_frames: int = 5
     camera_averaged_frames: int | None = None  # None: vision's default (4)
     camera_above_tray_mm: int | None = None  # None: the calibration's, else 380 mm
