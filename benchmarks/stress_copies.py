@@ -3,15 +3,16 @@
 noisier, blurred, shaded over part of the tray (``--shade 0.3``: darkened by 30 % beyond an
 edge placed at random), or resampled by a fraction of a pixel with their empty trays, as the
 drift benchmark's rows change them (``benchmarks/vision_drift.py``); or seen by a camera
-mounted turned to the tray, or tilted from looking straight down (frames and empty trays
-turned or tilted, the labels' boxes with them).
+mounted turned to the tray, tilted from looking straight down, or through a lens that
+bends straight lines (frames and empty trays turned, tilted or bent, the labels' boxes
+with them).
 
 Run: ``.venv/bin/python -m benchmarks.stress_copies SRC OUT [--jpeg 40] [--noise 6]
-[--blur 1.0] [--resample 0.5] [--shade 0.3] [--turn 8] [--tilt 5] [--kits ur,ur-nostick]``:
-one folder per change under OUT (``jpeg40``, ``noise6``, ``blur1``, ``resample0.5``,
-``shade0.3``, ``turn8``, ``tilt5``), each with the source's labels (every field kept,
-places moved with the picture) and its pictures saved as PNG, so that nothing but the
-change alters them.
+[--blur 1.0] [--resample 0.5] [--shade 0.3] [--turn 8] [--tilt 5] [--bend 0.03]
+[--kits ur,ur-nostick]``: one folder per change under OUT (``jpeg40``, ``noise6``,
+``blur1``, ``resample0.5``, ``shade0.3``, ``turn8``, ``tilt5``, ``bend0.03``), each with
+the source's labels (every field kept, places moved with the picture) and its pictures
+saved as PNG, so that nothing but the change alters them.
 ``--turn 0`` (or ``--tilt 0``) is the turned and tilted copies' baseline: the same size,
 neither turned nor tilted.
 Copies of a large folder take room: 800 generated throws are about 3 GB a copy.
@@ -33,6 +34,7 @@ import numpy as np
 from benchmarks.vision_drift import (
     Drift,
     Moves,
+    bent,
     blurred,
     compressed,
     mounted,
@@ -110,12 +112,14 @@ def main() -> None:
     parser.add_argument("--turn", type=float, action="append", default=[], metavar="DEGREES")
     parser.add_argument("--tilt", type=float, action="append", default=[], metavar="DEGREES")
     parser.add_argument("--shade", type=float, action="append", default=[], metavar="DEPTH")
+    parser.add_argument("--bend", type=float, action="append", default=[], metavar="K")
     parser.add_argument("--kits", default="", help="comma-separated kits to keep (default all)")
     args = parser.parse_args()
     drifts = {f"jpeg{q}": compressed(q) for q in args.jpeg}
     drifts |= {f"noise{s:g}": noisy(s) for s in args.noise}
     drifts |= {f"blur{s:g}": blurred(s) for s in args.blur}
     drifts |= {f"resample{d:g}": resampled(d, d) for d in args.resample}
+    drifts |= {f"bend{k:g}": bent(k) for k in args.bend}
     try:
         drifts |= {f"shade{d:g}": shaded_across(d) for d in args.shade}
         drifts |= {f"turn{d:g}": mounted(d) for d in args.turn}
@@ -124,8 +128,8 @@ def main() -> None:
         parser.error(str(error))
     if not drifts:
         parser.error(
-            "name at least one change: --jpeg, --noise, --blur, --resample, --shade, --turn"
-            " or --tilt"
+            "name at least one change: --jpeg, --noise, --blur, --resample, --shade, --turn,"
+            " --tilt or --bend"
         )
     try:
         copies(args.source, args.out, drifts, [kit for kit in args.kits.split(",") if kit])

@@ -200,6 +200,45 @@ def tilted(degrees: float) -> Drift:
     return _seen_through(f"camera tilted {degrees:g} degrees, {TILT_SIZE:g} times the size", matrix)
 
 
+def bent(k: float) -> Drift:
+    """A lens that bends straight lines, calibrated so (the empty tray bent too): a point
+    of the picture at ``r`` from its centre (a share of the half diagonal) shows what the
+    straight view shows at ``r (1 + k r^2)``, barrel for ``k`` > 0, pincushion for ``k`` <
+    0; a barrel view is then magnified by ``1 + k`` so that its corners show the straight
+    view's, not what lies beyond it (which the labelled pictures do not hold: repeating
+    their border would draw streaks that differ from the empty tray's). Camera lenses bend
+    so, a wide one most; the tray's walls are then curves."""
+    magnified = max(1.0, 1.0 + k)
+
+    def sources(size: tuple[int, int]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        width, height = size
+        centre, reach = np.array([width, height]) / 2.0, np.hypot(width, height) / 2.0
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float64)
+        dx, dy = xs - centre[0], ys - centre[1]
+        stretch = (1.0 + k * (dx**2 + dy**2) / reach**2) / magnified
+        return (
+            (centre[0] + dx * stretch).astype(np.float32),
+            (centre[1] + dy * stretch).astype(np.float32),
+        )
+
+    def change(frame: Image) -> Image:
+        map_x, map_y = sources((frame.shape[1], frame.shape[0]))
+        out = cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return np.asarray(out, np.uint8)
+
+    def moves(points: NDArray[np.float64], size: tuple[int, int]) -> NDArray[np.float64]:
+        centre, reach = np.array(size, np.float64) / 2.0, np.hypot(*size) / 2.0
+        offsets = points - centre
+        straight = np.hypot(offsets[:, 0], offsets[:, 1]) / reach
+        radius = straight.copy()
+        for _ in range(30):  # r (1 + k r^2) / magnified = straight, by fixed point: k is small
+            radius = straight * magnified / (1.0 + k * radius**2)
+        shrink = np.divide(radius, straight, out=np.ones_like(radius), where=straight > 0)
+        return np.asarray(centre + offsets * shrink[:, None], np.float64)
+
+    return Drift(f"lens bending by {k:g}", change, empty_too=True, moves=moves)
+
+
 def soft_lens(sigma: float) -> Drift:
     return replace(blurred(sigma), name=f"soft lens, sigma {sigma:g} px", empty_too=True)
 

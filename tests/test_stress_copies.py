@@ -16,6 +16,7 @@ from benchmarks.vision_drift import (
     MOUNT_SIZE,
     TILT_SIZE,
     Drift,
+    bent,
     compressed,
     mounted,
     noisy,
@@ -91,6 +92,29 @@ def test_a_changed_mount_moves_points_where_it_moves_the_picture(drift: Drift) -
     (expected,) = drift.moves(np.array([[91.0, 21.0]]), (120, 90))
     assert np.hypot(*(seen - expected)) < 0.3
     assert np.hypot(*(expected - (91.0, 21.0))) > 3  # it did move
+
+
+@pytest.mark.parametrize("k", [0.2, -0.2], ids=["barrel", "pincushion"])
+def test_a_bending_lens_moves_points_where_it_moves_the_picture(k: float) -> None:
+    drift = bent(k)
+    assert drift.empty_too and drift.moves is not None
+    picture = np.zeros((90, 120, 3), np.uint8)
+    picture[11:14, 104:107] = 255  # a spot centred on (105, 12), near a corner
+    changed = drift.change(picture)[..., 0].astype(np.float64)
+    ys, xs = np.mgrid[0:90, 0:120]
+    seen = np.array([(xs * changed).sum(), (ys * changed).sum()]) / changed.sum()
+    (expected,) = drift.moves(np.array([[105.0, 12.0]]), (120, 90))
+    assert np.hypot(*(seen - expected)) < 0.3
+    assert np.hypot(*(expected - (105.0, 12.0))) > 3  # it did move
+
+
+def test_a_barrel_lens_shows_the_pictures_corners_not_its_repeated_border() -> None:
+    picture = np.zeros((90, 120, 3), np.uint8)
+    picture[0, :] = picture[:, 0] = 255  # the border, which repeating would smear inwards
+    changed = bent(0.1).change(picture)[..., 0]
+    assert changed[0, 0] == 255  # the corner still shows the corner
+    assert changed[45, 0] == 0 and changed[0, 60] == 0  # the sides' middles, the felt within
+    assert changed[45, 5:].max() == 0  # no streak
 
 
 def test_a_tilted_camera_sees_the_trays_far_side_smaller() -> None:
