@@ -24,6 +24,7 @@ from d4_scores import (
 from companion.cli import main
 from vision.dataset import d4s_in
 from vision.errors import ProfileError
+from vision.guided import learnt_glyphs
 from vision.kit import kit_named
 from vision.numerals import (
     MIN_APEX_MARGIN,
@@ -434,6 +435,40 @@ def _flat_d4_pictures(tray: Tray, values: list[int]) -> Iterator[Any]:
         yield next(frame for frame in made if list(d4s_in(frame, tray)))
 
 
+def _enrolment(tray_seed: int, font: str, shown_as: dict[int, int]) -> list[Any]:
+    """The flat d4s of eight pictures asking 1, 2, 3, 4 twice, each with the value asked,
+    though picture ``i`` of ``shown_as`` shows that value instead."""
+    tray = calibrate(scene(0, "ur-nostick", tray_seed=tray_seed).empty)
+    seeds = itertools.count(1000 * tray_seed)
+    dice: list[Any] = []
+    for step in range(8):
+        asked = step % 4 + 1
+        shown = shown_as.get(step, asked)
+        for seed in seeds:
+            made = scene(seed, "ur-nostick", values=(shown,), tray_seed=tray_seed, d4_font=font)
+            seen = list(d4s_in(made.frame, tray))
+            if seen:
+                dice += [(asked, numerals) for numerals in seen]
+                break
+    return dice
+
+
+# (tray seed, font, picture turned wrong, value it shows): the first read the wrong value
+# back; the others read nothing wrong, their top numerals fit the value shown best.
+TURNED_WRONG = [(21, "sans", 6, 2), (21, "light", 1, 4), (24, "sans", 6, 2), (24, "script", 1, 4)]
+
+
+@pytest.mark.parametrize(("tray_seed", "font", "step", "shown"), TURNED_WRONG)
+def test_d4_enrolment_learns_from_dice_shown_as_asked_and_not_from_a_die_turned_wrong(
+    tray_seed: int, font: str, step: int, shown: int
+) -> None:
+    glyphs = learnt_glyphs(_enrolment(tray_seed, font, {}), "mine")
+    assert {glyph.value for glyph in glyphs} == {1, 2, 3, 4}
+    low, high = sorted((step % 4 + 1, shown))
+    with pytest.raises(ProfileError, match=rf"shown with {low} and with {high} on top look alike"):
+        learnt_glyphs(_enrolment(tray_seed, font, {step: shown}), "mine")
+
+
 def test_guided_d4_enrolment_learns_every_value(tmp_path: Path) -> None:
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -463,7 +498,7 @@ def test_guided_d4_enrolment_asks_for_each_value(
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "picture 1 (1 on top): 1 taken" in err
-    assert "value 1 was seen 1 times" in err
+    assert "1 on top was seen once, 2 times at least are needed" in err
 
 
 def test_only_looks_that_know_every_value_are_used(glyphs: tuple[Glyph, ...]) -> None:

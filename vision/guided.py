@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from vision.errors import ProfileError
 from vision.features import face_features, stick_strip
-from vision.numerals import VALUES, DieNumerals, Glyph, learn_glyphs, read_numerals
+from vision.numerals import (
+    SMALL_DIE_EDGE,
+    VALUES,
+    DieNumerals,
+    Glyph,
+    learn_glyphs,
+    read_numerals,
+    top_scores,
+)
 from vision.observation import Kind
 from vision.profile import Example
 from vision.segment import Segmenter
@@ -33,34 +41,54 @@ def flat_examples(
     return examples
 
 
-D4_PICTURES_PER_VALUE = 2  # pictures of each value on top, in guided d4 enrolment
+MIN_DICE_PER_VALUE = 2  # dice seen with each value on top, in guided d4 enrolment
 
 
 def learnt_glyphs(shown: list[tuple[int, DieNumerals]], look: str) -> tuple[Glyph, ...]:
     """The numerals of a set's d4 learnt from dice of known top values (each picture's
-    flat d4s: ``d4s_in``); a ProfileError says what to show again.
-
-    Each die is then read with what was learnt: one that reads another value than the one
-    it was shown with (a die turned to the wrong value) would have taught its numerals
-    under the wrong value, and nothing is learnt."""
+    flat d4s: ``d4s_in``); a ProfileError says what to do instead."""
     for value in VALUES:
         count = sum(v == value for v, _ in shown)
-        if count < D4_PICTURES_PER_VALUE:
+        if count < MIN_DICE_PER_VALUE:
+            seen = {0: "never", 1: "once"}.get(count, f"{count} times")
             raise ProfileError(
-                f"value {value} was seen {count} times; show it at least "
-                f"{D4_PICTURES_PER_VALUE} times"
+                f"{value} on top was seen {seen}, {MIN_DICE_PER_VALUE} times at least are "
+                "needed: take more pictures of it"
             )
     glyphs = learn_glyphs(shown, look)
     missing = set(VALUES) - {glyph.value for glyph in glyphs}
     if missing:
+        listed = ", ".join(str(value) for value in sorted(missing))
         raise ProfileError(
-            f"the numerals of {sorted(missing)} were never seen clearly: show the die again, "
+            f"the numerals of {listed} were never seen sharply enough: enrol the d4 again, "
             "nearer the middle of the tray"
         )
+    _check_read_back(shown, glyphs)
+    return glyphs
+
+
+def _check_read_back(shown: list[tuple[int, DieNumerals]], glyphs: tuple[Glyph, ...]) -> None:
+    """Every die read with the glyphs learnt from them all. A die turned to the wrong value
+    taught its numerals under that value, and the two values' glyphs are blends: it may
+    then read the value it showed and, on a die large enough for its top numerals to tell
+    values apart, those numerals fit that value's glyphs better than the value asked.
+    Neither may happen. (A die that reads nothing is no sign: small dice often do not
+    read, and their top numerals may fit another value a little better, right or not.)"""
     for value, numerals in shown:
         read = read_numerals(numerals, glyphs).value
         if read is not None and read != value:
-            raise ProfileError(
-                f"a d4 shown with {value} at its top point reads {read}: show each value as asked"
-            )
-    return glyphs
+            raise ProfileError(_shown_wrong(value, read))
+        fits = top_scores(numerals, glyphs)
+        if fits is not None and numerals.edge >= SMALL_DIE_EDGE:
+            best = max(fits, key=fits.__getitem__)
+            if best != value:
+                raise ProfileError(_shown_wrong(value, best))
+
+
+def _shown_wrong(value: int, seen: int) -> str:
+    # Which die was turned wrong cannot be told: the glyphs of both values are blends.
+    low, high = sorted((value, seen))
+    return (
+        f"the dice shown with {low} and with {high} on top look alike (a picture showed "
+        "another value?): enrol the d4 again, turning the die to each value asked"
+    )

@@ -317,6 +317,11 @@ def _mean_scores(patches: list[Numeral], glyphs: Templates) -> Scores | None:
     return {v: float(np.mean([s.get(v, 0.0) for s in scores])) for v in VALUES}
 
 
+def top_scores(numerals: DieNumerals, glyphs: tuple[Glyph, ...]) -> Scores | None:
+    """Per value, how well the die's top numerals fit ``glyphs`` (None: none sharp enough)."""
+    return _mean_scores(numerals.apex, templates(glyphs))
+
+
 @dataclass(frozen=True, slots=True)
 class Story:
     """One account of the die: the top value and the value of each base corner (in the
