@@ -119,11 +119,11 @@ def main() -> None:
     drifts |= {f"noise{s:g}": noisy(s) for s in args.noise}
     drifts |= {f"blur{s:g}": blurred(s) for s in args.blur}
     drifts |= {f"resample{d:g}": resampled(d, d) for d in args.resample}
-    drifts |= {f"bend{k:g}": bent(k) for k in args.bend}
     try:
         drifts |= {f"shade{d:g}": shaded_across(d) for d in args.shade}
         drifts |= {f"turn{d:g}": mounted(d) for d in args.turn}
         drifts |= {f"tilt{d:g}": tilted(d) for d in args.tilt}
+        drifts |= {f"bend{k:g}": bent(k) for k in args.bend}
     except ValueError as error:
         parser.error(str(error))
     if not drifts:

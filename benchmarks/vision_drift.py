@@ -200,6 +200,9 @@ def tilted(degrees: float) -> Drift:
     return _seen_through(f"camera tilted {degrees:g} degrees, {TILT_SIZE:g} times the size", matrix)
 
 
+MAX_BEND = 0.3  # beyond, a point's place through the lens is no longer found by fixed point
+
+
 def bent(k: float) -> Drift:
     """A lens that bends straight lines, calibrated so (the empty tray bent too): a point
     of the picture at ``r`` from its centre (a share of the half diagonal) shows what the
@@ -208,6 +211,8 @@ def bent(k: float) -> Drift:
     view's, not what lies beyond it (which the labelled pictures do not hold: repeating
     their border would draw streaks that differ from the empty tray's). Camera lenses bend
     so, a wide one most; the tray's walls are then curves."""
+    if not abs(k) <= MAX_BEND:  # nan too
+        raise ValueError(f"a lens bending by at most {MAX_BEND:g} either way, not {k:g}")
     magnified = max(1.0, 1.0 + k)
 
     def sources(size: tuple[int, int]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:

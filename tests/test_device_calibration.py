@@ -505,7 +505,8 @@ def _choose(device: _Device, taught: Taught) -> None:
     """The enrolment of ``taught`` started from the settings (Ur's set: the d4 or the
     yes/no stick)."""
     device.settings_line(ENROL_LINE)
-    assert _on(device.app) == EnrolChoice(0, (Taught.D4, Taught.YESNO))
+    choices = (Enrolling(0, 1, taught=Taught.D4), Enrolling(0, 1, taught=Taught.YESNO))
+    assert _on(device.app) == EnrolChoice(choices)
     if taught is Taught.YESNO:
         device.press(Key.DOWN)
     device.press(Key.SELECT)
@@ -535,7 +536,7 @@ def test_d4_enrolment_asks_each_value_in_turn_then_learns_the_numerals(
     assert "New d4 1/8" in str(device.app.view())
     assert "Lay the d4 flat, 1 at its top point, then OK." in str(device.app.view())
     assert _take(device, ur_pictures.empty).count == 0  # the die was picked up
-    assert "No d4 seen lying flat." in _message(device.app)
+    assert "0 d4s seen lying flat: lay one alone." in _message(device.app)
     device.press(Key.SELECT)
     assert _on(device.app) == D4_ENROLMENT  # the same value again
     values = [step % 4 + 1 for step in range(Taught.D4.pictures)]
@@ -572,8 +573,8 @@ def test_a_d4_shown_with_the_wrong_value_teaches_nothing(
     before = device.reader().reader.profile
     _enrol_d4(device, ur_pictures, [1, 2, 3, 4, 1, 2, 2, 4])  # the second 3 shows a 2
     done = device.answer()
-    assert "reads 2" in done.problem
-    assert "Not learnt: a d4 shown with 3 at its top point reads 2" in _message(device.app)
+    assert "the dice shown with 2 and with 3 on top look alike" in done.problem
+    assert "Not learnt: the dice shown with 2 and with 3" in _message(device.app)
     assert "The d4 in use is kept." in _message(device.app)
     device.press(Key.SELECT)
     assert _on(device.app) == SettingsMenu(ENROL_LINE)
@@ -595,13 +596,13 @@ def test_the_yes_no_stick_is_enrolled_face_by_face_and_only_it_changes(
 ) -> None:
     device = ur_device
     _choose(device, Taught.YESNO)
-    assert "its yes face up" in str(device.app.view())
+    assert 'its "yes" face up' in str(device.app.view())
     assert _take(device, ur_pictures.draw("2").frame).count == 0  # the d4 alone
-    assert "The yes/no stick is not seen lying flat, alone." in _message(device.app)
+    assert "0 yes/no sticks seen lying flat: lay one alone." in _message(device.app)
     device.press(Key.SELECT)
     for step in range(Taught.YESNO.pictures):
         shown = "yes" if step % 2 == 0 else "no"
-        assert f"its {shown} face up" in str(device.app.view())
+        assert f'its "{shown}" face up' in str(device.app.view())
         assert _take(device, ur_pictures.draw(f"{step % 4 + 1}+{shown}").frame).count == 1
     done = device.answer()
     assert done == CameraDone("learn", count=6)
@@ -620,3 +621,102 @@ def test_the_yes_no_stick_is_enrolled_face_by_face_and_only_it_changes(
     frames = [ur_pictures.empty] * 3 + [ur_pictures.draw("3+no").frame] * 4
     events = [reader.feed(frame, "ur", "en") for frame in frames]
     assert [event for event in events if event is not None] == [ThrowRead("3+no")]
+
+
+def test_a_d4_picture_with_several_dice_is_taken_again(
+    ur_device: _Device, ur_pictures: ThrowPictures
+) -> None:
+    """Only the die being enrolled may lie there: another set's would teach its numerals."""
+    from vision.synthetic import scene
+
+    device = ur_device
+    _choose(device, Taught.D4)
+    four = scene(1, "binary-d4", tray_seed=ur_pictures.tray_seed).frame  # four d4s
+    done = _take(device, four)
+    assert done.count > 1
+    assert f"{done.count} d4s seen lying flat: lay one alone." in _message(device.app)
+    assert device.jobs.dice == {}
+    device.press(Key.SELECT)
+    assert _on(device.app) == D4_ENROLMENT
+
+
+def test_back_from_the_choice_and_a_new_enrolment_forgets_the_cancelled_ones_pictures(
+    ur_device: _Device, ur_pictures: ThrowPictures
+) -> None:
+    device = ur_device
+    device.settings_line(ENROL_LINE)
+    device.press(Key.BACK)
+    assert _on(device.app) == SettingsMenu(ENROL_LINE)
+    _choose(device, Taught.D4)
+    _take(device, ur_pictures.draw("1").frame)
+    assert list(device.jobs.dice) == [0]
+    device.press(Key.BACK)  # cancelled
+    device.press(Key.SELECT)
+    _choose(device, Taught.YESNO)
+    assert _take(device, ur_pictures.draw("1+yes").frame).count == 1
+    assert device.jobs.dice == {} and list(device.jobs.pictures) == [0]
+
+
+def test_a_jobs_new_reader_is_in_use_when_its_answer_is_posted(pictures: ThrowPictures) -> None:
+    """The screens say "used from now on" on the answer: by then the camera reads with it."""
+    old = ThrowReader(calibrate(pictures.empty), default_profile())
+    new = old.with_profile(default_profile())
+    in_use: list[ThrowReader | None] = []
+    answered = threading.Event()
+
+    def work(task: CameraTask, frame: Any, reader: Any) -> tuple[CameraDone, ThrowReader]:
+        return CameraDone(task.job), new
+
+    def post(event: Event) -> None:
+        if isinstance(event, CameraDone):
+            in_use.append(camera._reader)
+            answered.set()
+
+    settings = CameraSettings(
+        open_source=lambda: _Table(pictures.empty), make_reader=lambda first: old, work=work
+    )
+    camera = CameraThrows(settings, post=post, kit=lambda: "sticks4", lang=lambda: "en")
+    camera.start()
+    try:
+        camera.capture(CameraTask("learn"))
+        assert answered.wait(10)
+    finally:
+        camera.stop()
+    assert in_use == [new]
+
+
+def test_an_enrolment_picture_at_the_first_frame_reads_with_the_saved_calibration(
+    pictures: ThrowPictures,
+) -> None:
+    """A job given before any frame came: the reader is made from that frame first."""
+    reader = ThrowReader(calibrate(pictures.empty), default_profile())
+    seen: list[ThrowReader | None] = []
+    answered = threading.Event()
+
+    def work(task: CameraTask, frame: Any, given: Any) -> tuple[CameraDone, None]:
+        seen.append(given)
+        return CameraDone(task.job), None
+
+    def post(event: Event) -> None:
+        if isinstance(event, CameraDone):
+            answered.set()
+
+    table, opened = _Table(pictures.empty), threading.Event()
+
+    def held_frames() -> Iterator[Any]:
+        assert opened.wait(10)  # the first frame comes once the job is given
+        yield from _Table.frames(table)
+
+    table.frames = held_frames  # type: ignore[method-assign]
+    settings = CameraSettings(
+        open_source=lambda: table, make_reader=lambda first: reader, work=work
+    )
+    camera = CameraThrows(settings, post=post, kit=lambda: "sticks4", lang=lambda: "en")
+    camera.start()
+    try:
+        camera.capture(CameraTask("picture", shown="M", count=4))
+        opened.set()
+        assert answered.wait(10)
+    finally:
+        camera.stop()
+    assert seen == [reader]

@@ -169,6 +169,7 @@ def test_turned_copies_move_the_labels_boxes_and_corners(tmp_path: Path) -> None
         ("--tilt", "12", "tilted by at most 8 degrees"),
         ("--shade", "1.5", "a shade darkens by more than 0 and less than 1"),
         ("--shade", "nan", "a shade darkens by more than 0 and less than 1"),
+        ("--bend", "-1", "a lens bending by at most 0.3 either way"),
     ],
 )
 def test_a_change_out_of_its_range_is_a_usage_error(

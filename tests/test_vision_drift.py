@@ -297,7 +297,7 @@ def test_the_masks_of_a_comparison_are_numpys(comparison: int, numpys: Any, leve
     assert np.array_equal(_compared(values, comparison, level), expected)
 
 
-@pytest.mark.parametrize("move", [(-9, 7), (9, -7)])
+@pytest.mark.parametrize("move", [(-9, 7), (-9, 0), (-12, -5), (-7, 7)])
 def test_a_die_cut_by_the_pictures_border_refuses_a_frame_moved_back(
     move: tuple[int, int],
 ) -> None:

@@ -644,8 +644,10 @@ def _seen(shape: tuple[int, ...], moved_back: Motion | None) -> Seen:
     whole pixels (``moved_back``: the motion undone; None: not moved). The strip the move
     uncovers holds the empty tray: an implement cut by the picture's border, ending at the
     strip, must still touch the border, or a die lying off the tray at the picture's edge
-    would be left out of the throw, not refuse it. (A turned frame is followed, not put
-    back, by the reader: its picture keeps its own border.)"""
+    would be left out of the throw, not refuse it. A frame turned or resized back is not
+    told: its picture's place is no rectangle. The reader follows such a frame instead of
+    putting it back (its picture keeps its own border); enrolment and the labelled sets'
+    tools put it back, and an implement cut by the border may then be seen whole there."""
     height, width = shape[0], shape[1]
     if moved_back is None or turns(moved_back):
         return 0, 0, width, height

@@ -531,8 +531,9 @@ class App:
             return ()
         if kit in STICKS_IN_KIT:
             return (Enrolling(0, STICKS_IN_KIT[kit]),)
-        taught = {"ur": (Taught.D4, Taught.YESNO), "ur-nostick": (Taught.D4,)}.get(kit, ())
-        return tuple(Enrolling(0, 1, taught=each) for each in taught)
+        if kit == "ur":  # the numbered d4 and the yes/no stick
+            return (Enrolling(0, 1, taught=Taught.D4), Enrolling(0, 1, taught=Taught.YESNO))
+        return ()
 
     def _enrol_line(self) -> str:
         enrolments = self._enrolments()
@@ -543,7 +544,7 @@ class App:
     def _enrol(self) -> None:
         enrolments = self._enrolments()
         if len(enrolments) > 1:
-            self.screen = EnrolChoice(0, tuple(each.taught for each in enrolments))
+            self.screen = EnrolChoice(enrolments)
         elif enrolments:
             self.screen = enrolments[0]
         else:
@@ -594,10 +595,9 @@ class App:
         retake = replace(screen, waiting=False)
         if done.problem:
             return Message(title, (self._t("picture-failed", problem=done.problem),), retake)
-        if taught is Taught.D4 and done.count == 0:
-            return Message(title, (self._t("d4-unseen"), self._t("lay-it-flat")), retake)
-        if taught is Taught.YESNO and done.count != 1:
-            return Message(title, (self._t("yesno-unseen"), self._t("lay-it-flat")), retake)
+        if taught is not Taught.STICKS and done.count != screen.count:
+            unseen = self._t(taught.text("unseen"), seen=done.count)
+            return Message(title, (unseen, self._t("lay-it-flat")), retake)
         if taught is Taught.STICKS and done.count != screen.count:
             miscount = self._t("sticks-seen", seen=done.count, sticks=screen.count)
             return Message(title, (miscount, self._t("sticks-apart")), retake)
@@ -830,10 +830,10 @@ def _on_calibrating(app: App, screen: Calibrating, press: Press) -> None:
 
 
 def _on_enrol_choice(app: App, screen: EnrolChoice, press: Press) -> None:
-    def start(taught: Taught) -> Callable[[], None]:
-        return lambda: setattr(app, "screen", Enrolling(0, 1, taught=taught))
+    def start(enrolment: Enrolling) -> Callable[[], None]:
+        return lambda: setattr(app, "screen", enrolment)
 
-    items = [(taught.value, start(taught)) for taught in screen.choices]
+    items = [(enrolment.taught.value, start(enrolment)) for enrolment in screen.choices]
     _menu_press(
         app,
         screen.cursor,

@@ -10,9 +10,9 @@ they were. Like ``camerathrows``, this imports ``vision`` only inside its functi
   seen, else by the felt's outline, and refused when something lies on its floor; saved
   to the tray folder, read from then on.
 - ``picture``: one picture of guided enrolment, every stick (or Ur's yes/no stick)
-  showing one face (kept only when as many lie flat as the set has), or the d4s of the
-  set showing one value at their top point (kept when one or more lie flat). A retaken
-  step replaces it.
+  showing one face, or the d4 showing one value at its top point; kept only when as many
+  lie flat as the set has (a d4 of another set beside it would teach its numerals). A
+  retaken step replaces it.
 - ``learn``: the faces learnt from the kept pictures replace the profile's sticks (or its
   yes/no sticks; the rest stays), or the d4's numerals replace the profile's (its sticks
   stay); saved to the profile file, read from then on.
@@ -100,10 +100,10 @@ class CameraJobs:
         tray = reader.reader.tray
         if task.kind == "d4":
             dice = flat_d4s(frame, tray, int(task.shown))
-            _kept(self.dice, task.step, dice, bool(dice))
+            _keep_or_forget(self.dice, task.step, dice, len(dice) == task.count)
             return CameraDone("picture", task.step, count=len(dice))
         sticks = flat_sticks(frame, tray, task.shown, task.kind)
-        _kept(self.pictures, task.step, sticks, len(sticks) == task.count)
+        _keep_or_forget(self.pictures, task.step, sticks, len(sticks) == task.count)
         return CameraDone("picture", task.step, count=len(sticks))
 
     def _learn(self, task: CameraTask, reader: ThrowReader) -> tuple[CameraDone, ThrowReader]:
@@ -141,7 +141,7 @@ class CameraJobs:
         return replace(current, name="enrolled", glyphs=glyphs), len(shown)
 
 
-def _kept(pictures: dict[int, list[T]], step: int, seen: list[T], kept: bool) -> None:
+def _keep_or_forget(pictures: dict[int, list[T]], step: int, seen: list[T], kept: bool) -> None:
     """What picture ``step`` saw, kept or (a picture to take again) forgotten."""
     if kept:
         pictures[step] = seen

@@ -277,7 +277,12 @@ class CameraThrows:
             if self._stop.is_set():
                 return True
             self._blind = False
-            for task in self._take_tasks():
+            tasks = self._take_tasks()
+            if any(task.job != "calibrate" for task in tasks):
+                # An enrolment picture asked for at the first frame reads with the saved
+                # calibration; a calibration does not need one (and may be what mends it).
+                self._reader_for(frame)
+            for task in tasks:
                 self._do(task, frame)
             reader = self._reader_for(frame)
             if reader is None:

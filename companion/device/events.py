@@ -53,10 +53,11 @@ class CameraBack:
 @dataclass(frozen=True)
 class CameraTask:
     """A job the screens ask of the camera thread on its next frame: ``calibrate`` (the
-    tray is empty), ``picture`` (enrolment of implements of ``kind``, vision's ``stick``
-    or ``d4``: every stick shows ``shown``, ``M`` or ``P``, and ``count`` sticks are
-    expected; or the d4 shows the value ``shown`` at its top point; the first picture,
-    ``step`` 0, starts a new enrolment) or ``learn`` (build and save the profile)."""
+    tray is empty), ``picture`` (enrolment of implements of ``kind``, vision's ``stick``,
+    ``yesno`` or ``d4``: every stick shows ``shown``, ``M`` or ``P``, or the d4 shows the
+    value ``shown`` at its top point, and ``count`` of them are expected; the first
+    picture, ``step`` 0, starts a new enrolment) or ``learn`` (build and save the
+    profile)."""
 
     job: str
     step: int = 0

@@ -193,7 +193,8 @@ def _enrol_d4(app: App) -> None:
 
 
 def _enrol_choice(app: App) -> None:
-    app.screen = EnrolChoice(1)  # the Ur game's set: the yes/no stick chosen
+    choices = (Enrolling(0, 1, taught=Taught.D4), Enrolling(0, 1, taught=Taught.YESNO))
+    app.screen = EnrolChoice(choices, 1)  # the Ur game's set: the yes/no stick chosen
 
 
 def _enrol_retake(app: App) -> None:

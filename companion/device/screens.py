@@ -10,9 +10,9 @@ from companion.core import Move
 from companion.device.state import Settings
 
 ENROLMENT_PICTURES = 4  # alternately every stick marked, then plain, face up
-YESNO_PICTURES = 6  # one stick: each face three times, as many examples as a set's sticks give
+YESNO_PICTURES = 6  # one stick, each face three times: camerajobs.MIN_EXAMPLES of each
 D4_VALUES = (1, 2, 3, 4)
-D4_ROUNDS = 2  # d4 enrolment: each value at the top point in turn, twice over
+D4_ROUNDS = 2  # d4 enrolment: each value at the top point in turn, twice (vision.guided)
 
 
 class Taught(Enum):
@@ -151,10 +151,11 @@ class Enrolling:
 
 @dataclass(frozen=True)
 class EnrolChoice:
-    """Which implement of the game's set to enrol, when it has more than one to teach."""
+    """Which implement of the game's set to enrol, when it has more than one to teach:
+    ``choices``, the first step of each enrolment."""
 
+    choices: tuple[Enrolling, ...]
     cursor: int = 0
-    choices: tuple[Taught, ...] = (Taught.D4, Taught.YESNO)
 
 
 @dataclass(frozen=True)

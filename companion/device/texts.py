@@ -80,16 +80,16 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "enrol-title-d4": ("New d4 {step}/{steps}", "Dé {step}/{steps}"),
     "enrol-value-d4": (
         "Lay the d4 flat, {value} at its top point, then OK.",
-        "Posez le dé à plat, le {value} à la pointe du haut, puis OK.",
+        "Posez le dé à plat, le {value} au sommet, puis OK.",
     ),
     "enrol-title-yesno": ("Yes/no stick {step}/{steps}", "Bâton oui/non {step}/{steps}"),
     "enrol-yes-yesno": (
-        "Lay the yes/no stick flat, its yes face up, then OK.",
-        "Posez le bâton oui/non à plat, face oui dessus, puis OK.",
+        'Lay the yes/no stick flat, its "yes" face up, then OK.',
+        "Posez le bâton oui/non à plat, face « oui » dessus, puis OK.",
     ),
     "enrol-no-yesno": (
-        "Turn the yes/no stick over, its no face up, then OK.",
-        "Retournez le bâton oui/non, face non dessus, puis OK.",
+        'Turn the yes/no stick over, its "no" face up, then OK.',
+        "Retournez le bâton oui/non, face « non » dessus, puis OK.",
     ),
     "enrol-keys": ("OK: picture  back: cancel", "OK : photo  retour : annuler"),
     "enrol-learning": ("Learning the faces...", "Apprentissage des faces..."),
@@ -104,14 +104,17 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "Lay them apart, away from the walls, hands out: OK to retake.",
         "Écartez-les, loin des bords, mains hors champ : OK pour refaire.",
     ),
-    "d4-unseen": ("No d4 seen lying flat.", "Aucun dé vu posé à plat."),
+    "unseen-d4": (
+        "{seen} d4s seen lying flat: lay one alone.",
+        "{seen} dés vus posés à plat : posez-en un seul.",
+    ),
     "lay-it-flat": (
         "Lay it flat, away from the walls, hands out: OK to retake.",
         "Posez-le à plat, loin des bords, mains hors champ : OK pour refaire.",
     ),
-    "yesno-unseen": (
-        "The yes/no stick is not seen lying flat, alone.",
-        "Le bâton oui/non n'est pas vu seul, à plat.",
+    "unseen-yesno": (
+        "{seen} yes/no sticks seen lying flat: lay one alone.",
+        "{seen} bâtons oui/non vus à plat : posez-en un seul.",
     ),
     "enrol-failed-yesno": (
         "Not learnt: {problem}. The yes/no stick in use is kept.",

@@ -279,7 +279,7 @@ def _calibrating(app: App, screen: Calibrating) -> View:
 
 
 def _enrol_choice(app: App, screen: EnrolChoice) -> View:
-    items = tuple(app._t(taught.text("enrol")) for taught in screen.choices)
+    items = tuple(app._t(enrolment.taught.text("enrol")) for enrolment in screen.choices)
     return MenuScreen(app._t("enrol-choice"), items, screen.cursor)
 
 
