@@ -595,17 +595,20 @@ class App:
         retake = replace(screen, waiting=False)
         if done.problem:
             return Message(title, (self._t("picture-failed", problem=done.problem),), retake)
-        if taught is not Taught.STICKS and done.count != screen.count:
-            unseen = self._t(taught.text("unseen"), seen=done.count)
-            return Message(title, (unseen, self._t("lay-it-flat")), retake)
-        if taught is Taught.STICKS and done.count != screen.count:
-            miscount = self._t("sticks-seen", seen=done.count, sticks=screen.count)
-            return Message(title, (miscount, self._t("sticks-apart")), retake)
+        if done.count != screen.count:
+            return Message(title, self._miscounted(screen, done.count), retake)
         following = replace(screen, step=screen.step + 1, waiting=False)
         if not following.done:
             return following
         self._ask_camera(CameraTask("learn", following.step, kind=taught.value))
         return replace(following, waiting=True)
+
+    def _miscounted(self, screen: Enrolling, seen: int) -> tuple[str, ...]:
+        """What a picture to take again says: how many were seen, and how to lay them."""
+        if screen.taught is Taught.STICKS:
+            miscount = self._t("sticks-seen", seen=seen, sticks=screen.count)
+            return (miscount, self._t("sticks-apart"))
+        return (self._t(screen.taught.text("unseen"), seen=seen), self._t("lay-it-flat"))
 
     def _settings_on(self, key: str) -> SettingsMenu:
         return SettingsMenu(SETTING_KEYS.index(key))
