@@ -548,6 +548,7 @@ def test_d4_enrolment_asks_each_value_in_turn_then_learns_the_numerals(
     done = device.answer()
     assert done == CameraDone("learn", count=8)
     assert "New d4 learnt (seen 8 times)." in _message(device.app)
+    assert "small for the camera" not in _message(device.app)  # 25-30 mm, as the dev set's
     saved = Profile.load(tmp_path / "sticks.json")
     assert {(glyph.value, glyph.look) for glyph in saved.glyphs} == {
         (value, "mine") for value in (1, 2, 3, 4)
@@ -721,3 +722,15 @@ def test_an_enrolment_picture_at_the_first_frame_reads_with_the_saved_calibratio
     finally:
         camera.stop()
     assert seen == [reader]
+
+
+def test_a_small_d4_is_learnt_with_a_word_on_what_to_expect(ur_device: _Device) -> None:
+    small = ThrowPictures("ur", d4_edge_mm=(20.0, 21.0))  # the same tray, dice of 20-21 mm
+    _choose(ur_device, Taught.D4)
+    for step in range(Taught.D4.pictures):
+        while _take(ur_device, small.draw(str(step % 4 + 1)).frame).count != 1:
+            ur_device.press(Key.SELECT)  # not seen lying flat: the same picture again
+    assert ur_device.answer() == CameraDone("learn", count=8, detail="small")
+    lines = _message(ur_device.app)
+    assert "New d4 learnt (seen 8 times). It is small for the camera" in lines
+    assert lines.endswith("Used from now on.")

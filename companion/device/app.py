@@ -589,7 +589,8 @@ class App:
                 problem = self._t(taught.text("enrol-failed"), problem=done.problem)
                 return Message(title, (problem,), back)
             learnt = self._t(taught.text("enrolled"), count=done.count)
-            return Message(title, (learnt, self._t("used-from-now")), back)
+            small = (self._t("small-d4"),) if done.detail == "small" else ()
+            return Message(title, (learnt, *small, self._t("used-from-now")), back)
         if done.job != "picture" or done.step != screen.step:
             return None
         retake = replace(screen, waiting=False)

@@ -108,14 +108,15 @@ class CameraJobs:
 
     def _learn(self, task: CameraTask, reader: ThrowReader) -> tuple[CameraDone, ThrowReader]:
         current = reader.reader.profile
+        detail = ""
         if task.kind == "d4":
-            profile, seen = self._learnt_d4(current)
+            profile, seen, detail = self._learnt_d4(current)
         else:
             profile, seen = self._learnt_faces(current, task.kind)
         save_profile(profile, self.profile_path)
         self.pictures.clear()
         self.dice.clear()
-        return CameraDone("learn", count=seen), reader.with_profile(profile)
+        return CameraDone("learn", count=seen, detail=detail), reader.with_profile(profile)
 
     def _learnt_faces(self, current: Profile, kind_name: str) -> tuple[Profile, int]:
         """The faces of the sticks, or of the yes/no stick, replace the profile's."""
@@ -133,12 +134,15 @@ class CameraJobs:
         learnt = enrol("enrolled", examples).prototypes
         return replace(current, name="enrolled", prototypes=kept + learnt), len(examples)
 
-    def _learnt_d4(self, current: Profile) -> tuple[Profile, int]:
-        from vision.guided import learnt_glyphs
+    def _learnt_d4(self, current: Profile) -> tuple[Profile, int, str]:
+        """The profile with the d4's numerals, how many dice taught them, and ``small``
+        when the die is small for the camera."""
+        from vision.guided import learnt_glyphs, small_dice
 
         shown = [die for step in sorted(self.dice) for die in self.dice[step]]
         glyphs = learnt_glyphs(shown, LOOK)
-        return replace(current, name="enrolled", glyphs=glyphs), len(shown)
+        detail = "small" if small_dice(shown) else ""
+        return replace(current, name="enrolled", glyphs=glyphs), len(shown), detail
 
 
 def _keep_or_forget(pictures: dict[int, list[T]], step: int, seen: list[T], kept: bool) -> None:

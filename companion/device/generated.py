@@ -59,16 +59,24 @@ class ThrowPictures:
     """Pictures of throws of one kit on one tray, made once per distinct throw."""
 
     def __init__(
-        self, kit: str, *, tray_seed: int = TRAY_SEED, look: str = LOOK, d4_font: str = "sans"
+        self,
+        kit: str,
+        *,
+        tray_seed: int = TRAY_SEED,
+        look: str = LOOK,
+        d4_font: str = "sans",
+        d4_edge_mm: tuple[float, float] | None = None,
     ) -> None:
         """``look``: the sticks' (vision.synthetic's LOOKS); ``d4_font``: the family the
-        d4's numerals are painted in (the shipped profile knows ``sans``)."""
-        from vision.synthetic import scene
+        d4's numerals are painted in (the shipped profile knows ``sans``); ``d4_edge_mm``:
+        the range of the d4's edge (default: the generator's, the development set's)."""
+        from vision.synthetic import D4_EDGE_MM, scene
 
         self.kit = kit
         self.tray_seed = tray_seed
         self.look = look
         self.d4_font = d4_font
+        self.d4_edge_mm = d4_edge_mm or D4_EDGE_MM
         self._scene = scene
         self.empty: Frame = scene(0, kit, tray_seed=tray_seed, look=look).empty
         self._made: dict[tuple[str, str], Frame] = {}
@@ -110,6 +118,7 @@ class ThrowPictures:
             faces=face,
             tray_seed=self.tray_seed,
             d4_font=self.d4_font,
+            d4_edge_mm=self.d4_edge_mm,
         )
 
     def frames(self, picture: Frame) -> list[Frame]:

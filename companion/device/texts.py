@@ -144,6 +144,10 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "Cancelled: the sticks in use are kept.",
         "Annulé : les bâtonnets actuels sont gardés.",
     ),
+    "small-d4": (
+        "It is small for the camera: more throws will be taken again.",
+        "Il est petit pour la caméra : plus de lancers seront à refaire.",
+    ),
     "enrol-cancelled-yesno": (
         "Cancelled: the yes/no stick in use is kept.",
         "Annulé : le bâton oui/non actuel est gardé.",
