@@ -590,7 +590,7 @@ def test_back_cancels_d4_enrolment(ur_device: _Device, ur_pictures: ThrowPicture
     _take(device, ur_pictures.draw("1").frame)
     device.press(Key.BACK)
     assert "Cancelled: the d4 in use is kept." in _message(device.app)
-    assert device.jobs.dice == {0: device.jobs.dice[0]}  # dropped at the next first picture
+    assert list(device.jobs.dice) == [0]  # kept until a new enrolment's first picture
 
 
 def test_the_yes_no_stick_is_enrolled_face_by_face_and_only_it_changes(

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import throwlog
-from companion.core import END, Move, RaceGame
+from companion.core import END, Move, RaceGame, RuleSet
 from companion.device import editor, setup, texts, throwreport, views
 from companion.device.boards import FamilyScreens, screens_for
 from companion.device.events import (
@@ -482,8 +482,12 @@ class App:
         lines = self.setup_items(self.settings)
         self.screen = Setup(len(lines) - 1, self.settings)
 
+    def _rules_in_play(self) -> RuleSet:
+        """The game's rule set, or the one the next game will be played by."""
+        return self.game.rules if self.game is not None else self.settings.rules()
+
     def _show_stats(self) -> None:
-        rules = self.game.rules if self.game is not None else self.settings.rules()
+        rules = self._rules_in_play()
         log = throwlog.read(self.store.throw_log_path, rules.name)
         self.screen = Stats(throwreport.pages(rules, log, self.lang))
 
@@ -524,9 +528,8 @@ class App:
     def _enrolments(self) -> tuple[Enrolling, ...]:
         """The first step of each enrolment the rule set in play's implements can have;
         none when they have nothing to teach (dice whose pips are counted)."""
-        rules = self.game.rules if self.game is not None else self.settings.rules()
         try:
-            kit = kit_for(rules)
+            kit = kit_for(self._rules_in_play())
         except NotationError:
             return ()
         if kit in STICKS_IN_KIT:
@@ -548,8 +551,7 @@ class App:
         elif enrolments:
             self.screen = enrolments[0]
         else:
-            rules = self.game.rules if self.game is not None else self.settings.rules()
-            lines = (self._t("enrol-nothing", game=rules.name),)
+            lines = (self._t("enrol-nothing", game=self._rules_in_play().name),)
             self.screen = Message(self._t("enrol"), lines, self.screen)
 
     def _ask_camera(self, task: CameraTask) -> None:
