@@ -61,7 +61,7 @@ def _scores(best: int, score: float, rest: float = 0.5, **others: float) -> Scor
 # A die thrown 3 and numbered clockwise, (3; 1, 4, 2), whose top numerals hesitate between
 # 3 and 2 and whose third base corner between 2 and 3: its mirror image (2; 1, 4, 3) fits
 # nearly as well, and the numerals alone leave it unread.
-HESITANT_TOP = _scores(3, 0.81, 0.45, v2=0.78)
+HESITANT_TOP = _scores(3, 0.81, 0.45, v2=0.80)
 HESITANT_CORNERS: list[Scores | None] = [
     _scores(1, 0.85),
     _scores(4, 0.85),
@@ -95,6 +95,13 @@ def test_the_hand_decides_so_a_wrong_one_reads_the_mirror_image() -> None:
     # reads the mirror image's top value.
     read = judged(HESITANT_TOP, HESITANT_CORNERS, top_numerals=3, hand=Hand.COUNTERCLOCKWISE)
     assert (read.value, read.with_hand) == (2, True)
+    # Top numerals that say 3 clearly (by 0.03, not 0.01) are never overruled, by the
+    # hand's numberings or any other.
+    clear_top = {**HESITANT_TOP, 2: 0.78}
+    assert (
+        judged(clear_top, HESITANT_CORNERS, top_numerals=3, hand=Hand.COUNTERCLOCKWISE).value
+        is None
+    )
 
 
 def test_a_die_that_fits_the_other_hand_far_better_is_not_the_die_in_play() -> None:
