@@ -9,8 +9,9 @@ with them).
 
 Run: ``.venv/bin/python -m benchmarks.stress_copies SRC OUT [--jpeg 40] [--noise 6]
 [--blur 1.0] [--resample 0.5] [--shade 0.3] [--turn 8] [--tilt 5] [--bend 0.03]
-[--kits ur,ur-nostick]``: one folder per change under OUT (``jpeg40``, ``noise6``,
-``blur1``, ``resample0.5``, ``shade0.3``, ``turn8``, ``tilt5``, ``bend0.03``), each with
+[--camera] [--kits ur,ur-nostick]``: one folder per change under OUT (``jpeg40``,
+``noise6``, ``blur1``, ``resample0.5``, ``shade0.3``, ``turn8``, ``tilt5``, ``bend0.03``,
+``camera``: all of a plausible camera's imperfections at once), each with
 the source's labels (every field kept, places moved with the picture) and its pictures
 saved as PNG, so that nothing but the change alters them.
 ``--turn 0`` (or ``--tilt 0``) is the turned and tilted copies' baseline: the same size,
@@ -41,6 +42,7 @@ from benchmarks.vision_drift import (
     noisy,
     resampled,
     shaded_across,
+    through_camera,
     tilted,
 )
 from vision.errors import VisionError
@@ -113,6 +115,11 @@ def main() -> None:
     parser.add_argument("--tilt", type=float, action="append", default=[], metavar="DEGREES")
     parser.add_argument("--shade", type=float, action="append", default=[], metavar="DEPTH")
     parser.add_argument("--bend", type=float, action="append", default=[], metavar="K")
+    parser.add_argument(
+        "--camera",
+        action="store_true",
+        help="every change at once, as one plausible camera (see vision_drift.through_camera)",
+    )
     parser.add_argument("--kits", default="", help="comma-separated kits to keep (default all)")
     args = parser.parse_args()
     drifts = {f"jpeg{q}": compressed(q) for q in args.jpeg}
@@ -124,12 +131,13 @@ def main() -> None:
         drifts |= {f"turn{d:g}": mounted(d) for d in args.turn}
         drifts |= {f"tilt{d:g}": tilted(d) for d in args.tilt}
         drifts |= {f"bend{k:g}": bent(k) for k in args.bend}
+        drifts |= {"camera": through_camera()} if args.camera else {}
     except ValueError as error:
         parser.error(str(error))
     if not drifts:
         parser.error(
             "name at least one change: --jpeg, --noise, --blur, --resample, --shade, --turn,"
-            " --tilt or --bend"
+            " --tilt, --bend or --camera"
         )
     try:
         copies(args.source, args.out, drifts, [kit for kit in args.kits.split(",") if kit])

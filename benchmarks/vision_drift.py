@@ -244,6 +244,35 @@ def bent(k: float) -> Drift:
     return Drift(f"lens bending by {k:g}", change, empty_too=True, moves=moves)
 
 
+# One plausible camera, every imperfection at once: a lens bending a little, a little
+# soft, a sensor's noise, and JPEG. Each alone read nothing of the development set wrong;
+# together they read a d6 of it wrong, and a d4 of generated seed 2711.
+CAMERA_BEND = 0.03
+CAMERA_BLUR_PX = 0.7
+CAMERA_NOISE = 4.0  # grey levels
+CAMERA_JPEG = 75
+
+
+def through_camera(
+    k: float = CAMERA_BEND,
+    blur: float = CAMERA_BLUR_PX,
+    noise: float = CAMERA_NOISE,
+    quality: int = CAMERA_JPEG,
+) -> Drift:
+    """Every picture, the empty tray's too, as one camera with all these imperfections
+    takes it: bent by ``k`` (see :func:`bent`), blurred, noisier, then compressed."""
+    lens = bent(k)
+    steps = (lens.change, blurred(blur).change, noisy(noise).change, compressed(quality).change)
+
+    def change(frame: Image) -> Image:
+        for step in steps:
+            frame = step(frame)
+        return frame
+
+    name = f"a camera: lens bending by {k:g}, blur {blur:g} px, noise {noise:g}, JPEG {quality}"
+    return Drift(name, change, empty_too=True, moves=lens.moves)
+
+
 def soft_lens(sigma: float) -> Drift:
     return replace(blurred(sigma), name=f"soft lens, sigma {sigma:g} px", empty_too=True)
 

@@ -22,6 +22,7 @@ from benchmarks.vision_drift import (
     noisy,
     resampled,
     shaded_across,
+    through_camera,
     tilted,
 )
 from vision.dataset import load_scenes
@@ -192,3 +193,22 @@ def test_a_shaded_copy_darkens_one_side_of_an_edge_the_same_for_the_same_frame()
     assert 0.2 <= float(darkened.mean()) <= 0.8
     assert int(shaded.min()) == round(180 * 0.7)
     assert np.array_equal(change(frame), shaded)
+
+
+def test_a_camera_copy_changes_every_picture_and_moves_labels_as_its_lens_does(
+    tmp_path: Path,
+) -> None:
+    source = write_set(tmp_path / "source", 3, seed=3)
+    copies(source, tmp_path / "copies", {"camera": through_camera(0.1), "bend": bent(0.1)})
+    lens = bent(0.1).change
+    for scene, original in zip(
+        load_scenes(tmp_path / "copies" / "camera"), load_scenes(source), strict=True
+    ):
+        for taken, before in ((scene.tray, original.tray), (scene.image, original.image)):
+            bent_only = lens(read_image(before)).astype(int)
+            difference = np.abs(read_image(taken).astype(int) - bent_only)
+            assert 0.5 < float(difference.mean()) < 8.0  # blurred, noisier, compressed
+    boxes = [[o["bbox"] for o in r["objects"]] for r in _labels(tmp_path / "copies" / "camera")]
+    assert boxes == [
+        [o["bbox"] for o in r["objects"]] for r in _labels(tmp_path / "copies" / "bend")
+    ]
