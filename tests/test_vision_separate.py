@@ -9,6 +9,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from vision.evaluate import _draw_headline, _wrapped
 from vision.features import face_features, stick_strip
@@ -16,6 +17,16 @@ from vision.observation import Kind, Observation, Reason
 from vision.profile import Example, Profile, enrol
 from vision.reader import Reader
 from vision.segment import Segmenter
+from vision.separate import (
+    NEAR_MM,
+    _distinct,
+    _edge_angles,
+    _explained,
+    _Fits,
+    _fits,
+    _placed_apart,
+    _search_size,
+)
 from vision.shapes import Shape, classify
 from vision.synthetic import FLOOR_MM, LOOKS, PX_PER_MM, SIZE, scene
 from vision.tray import Image, Tray, calibrate
@@ -180,6 +191,57 @@ def test_sticks_touching_end_to_side_are_read_right_or_refused(
     painter.stick((200, 180 - 8 - gap_mm - 60, 90), "M")  # its end at the first one's side
     observation = _read(painter, profile)
     assert observation.refused or _faces(observation) == ["P", "M"]
+
+
+SEARCH_PX_PER_MM = 1.25  # the analysis frame's, where blobs are parted
+
+
+def _outline(*rects: tuple[float, float, float, float, float]) -> NDArray[np.uint8]:
+    """A blob's outline at the analysis frame's scale: rectangles (centre x and y, length
+    and width in mm, angle in degrees) filled together."""
+    region = np.zeros((300, 300), np.uint8)
+    for x, y, length, width, angle in rects:
+        centre = (x * SEARCH_PX_PER_MM, y * SEARCH_PX_PER_MM)
+        size = (length * SEARCH_PX_PER_MM, width * SEARCH_PX_PER_MM)
+        corners = cv2.boxPoints((centre, size, angle))
+        cv2.fillConvexPoly(region, np.round(corners).astype(np.int32), 1)
+    return region
+
+
+def _sticks_found(region: NDArray[np.uint8]) -> list[_Fits]:
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    angles = _edge_angles(np.asarray(contours[0], np.int32), SEARCH_PX_PER_MM)
+    return _distinct(_fits(_search_size(region), angles, SEARCH_PX_PER_MM))
+
+
+L_SHAPED = (
+    (87.0, 170.0, 136.0, 17.0, 0.0),  # a stick and 16 mm of its shadow beyond its far end
+    (150.0, 95.0, 124.0, 17.0, 90.0),  # a stick standing on the first one's near end
+    (150.0, 158.0, 26.0, 10.0, 0.0),  # the shadow at their junction
+)
+
+
+def test_two_sticks_and_their_junctions_shadow_are_explained_by_where_they_fit() -> None:
+    """Each stick's rectangle is placed apart from the other, to its far end; its near end
+    and the shadow at the junction lie within the places it fits at. (Dev 0046, two sticks
+    in an L, went from 19.2 mm to 21.5 mm off the rectangles placed apart when copied
+    through a lens a little soft and bending, and was refused.)"""
+    region = _outline(*L_SHAPED)
+    sticks = _sticks_found(region)
+    assert len(sticks) == 2
+    placed = np.zeros_like(region)
+    for rect in _placed_apart(sticks):
+        cv2.fillConvexPoly(placed, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
+    farthest = cv2.distanceTransform(1 - placed, cv2.DIST_L2, 3)[region > 0].max()
+    assert farthest > NEAR_MM * SEARCH_PX_PER_MM  # what the placed rectangles alone leave
+    assert _explained(region, sticks, SEARCH_PX_PER_MM)
+
+
+def test_a_die_against_a_stick_is_not_explained_by_the_sticks() -> None:
+    region = _outline(*L_SHAPED, (90.0, 190.0, 25.0, 25.0, 0.0))
+    sticks = _sticks_found(region)
+    assert len(sticks) == 2
+    assert not _explained(region, sticks, SEARCH_PX_PER_MM)
 
 
 def test_a_small_light_on_the_wall_is_not_an_implement(profile: Profile) -> None:
