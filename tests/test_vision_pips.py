@@ -464,3 +464,22 @@ def test_pips_outside_a_shrunken_region_of_the_face_colour_are_not_left_out() ->
     face = _Face(region, _eroded(region, 3.7), top, contrast, 2.45, bounds.pitch_mm, xs, ys, 41.0)
     counts, _ = _counts(face, square(centre - 30, centre + 30), bounds)
     assert counts in (set(), {5})
+
+
+def test_marks_on_a_faces_border_that_make_a_layout_with_its_pip_are_two_readings() -> None:
+    """A white die thrown 1, through a camera a little soft, noisy and compressing hard:
+    the felt blurred into its border left two dark marks at opposite corners, outside the
+    face's core, and the pip with them made a 3. Left out, as outer marks may be, they
+    leave a 1 that holds too: the die shows two values and is refused. (A face 43 pixels
+    across; marks 18 pixels either way of its pip, along a diagonal.)"""
+    size, centre, half = 100, 50.0, 21.0
+    xs, ys, region = _square_region(size, half)
+    contrast = np.zeros((size, size), np.float32)
+    cv2.circle(contrast, (round(centre), round(centre)), 4, 120.0, -1)
+    border = [(centre - 18.0, centre - 18.0), (centre + 18.0, centre + 18.0)]
+    for x, y in border:
+        cv2.ellipse(contrast, (round(x), round(y)), (3, 2), 45, 0, 360, 120.0, -1)
+    contrast = np.asarray(cv2.GaussianBlur(contrast, (0, 0), 1.0), np.float32)
+    face = _Face(region, _eroded(region, 7.0), region, contrast, 2.45, PIP_PITCH_MM, xs, ys, 42.0)
+    marks = [_Mark(50.0, (centre, centre))] + [_Mark(25.0, at, 0.62) for at in border]
+    assert sorted(len(centres) for centres, _ in _layouts(marks, face, 1.0)) == [1, 3]

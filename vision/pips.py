@@ -388,9 +388,10 @@ def _at(mask: Mask, point: Point) -> bool:
 
 
 def _layouts(marks: list[_Mark], face: _Face, polarity: float) -> list[tuple[list[Point], float]]:
-    """Each layout these marks make that passes every check. Marks outside the face's core
-    (a side's pip, a shaded edge) may be left out; one where the face must be bare cannot,
-    as the bare face is checked."""
+    """Each layout these marks make that passes every check, with the fewest marks left
+    out, and the one with every mark that may be left out left out (see
+    :func:`_core_layout`). Marks outside the face's core (a side's pip, a shaded edge) may
+    be left out; one where the face must be bare cannot, as the bare face is checked."""
     if not marks or len(marks) > MAX_CANDIDATES:
         return []
     outer = [index for index, mark in enumerate(marks) if not _at(face.core, mark.centre)]
@@ -404,8 +405,22 @@ def _layouts(marks: list[_Mark], face: _Face, polarity: float) -> list[tuple[lis
             if reading is not None:
                 found.append(reading)
         if found:
-            return found
+            return found + _core_layout(marks, outer, face, polarity)
     return []
+
+
+def _core_layout(
+    marks: list[_Mark], outer: list[int], face: _Face, polarity: float
+) -> list[tuple[list[Point], float]]:
+    """The layout of the marks once every outer mark that may be left out is: when it holds
+    too, with another count, the marks tell two values. A white die's 1, blurred into the
+    felt, showed dark marks at two corners of its border, and the pip with them made a 3."""
+    core = [mark for index, mark in enumerate(marks) if index not in outer]
+    kept = core + [marks[i] for i in outer if _top_pip_like(marks[i], core, face)]
+    if not core or len(kept) == len(marks):
+        return []
+    reading = _checked_layout(kept, face, polarity)
+    return [] if reading is None else [reading]
 
 
 def _top_pip_like(mark: _Mark, pips: list[_Mark], face: _Face) -> bool:
