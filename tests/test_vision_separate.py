@@ -29,7 +29,7 @@ from vision.separate import (
 )
 from vision.shapes import Shape, classify
 from vision.synthetic import FLOOR_MM, LOOKS, PX_PER_MM, SIZE, scene
-from vision.tray import Image, Tray, calibrate
+from vision.tray import ANALYSIS_SCALE, WORKING_PX_PER_MM, Image, Tray, calibrate
 
 LOOK = "decorated"  # plain faces of bare wood: lighter than any shadow
 ORIGIN = ((SIZE[0] - FLOOR_MM[0] * PX_PER_MM) / 2, (SIZE[1] - FLOOR_MM[1] * PX_PER_MM) / 2)
@@ -193,7 +193,7 @@ def test_sticks_touching_end_to_side_are_read_right_or_refused(
     assert observation.refused or _faces(observation) == ["P", "M"]
 
 
-SEARCH_PX_PER_MM = 1.25  # the analysis frame's, where blobs are parted
+SEARCH_PX_PER_MM = WORKING_PX_PER_MM * ANALYSIS_SCALE  # where blobs are parted
 
 
 def _outline(*rects: tuple[float, float, float, float, float]) -> NDArray[np.uint8]:
