@@ -145,6 +145,12 @@ def add_vision_commands(commands: Any) -> None:
         "either, at random)",
     )
     evaluate.add_argument(
+        "--dice-of-felt",
+        action="store_true",
+        help="with --synthetic: every generated die painted in the felt's colour, seen only "
+        "by its shading, its marks and the felt's texture it hides",
+    )
+    evaluate.add_argument(
         "--resolution",
         type=float,
         metavar="FACTOR",
@@ -653,6 +659,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                 kits=SCENE_KITS if args.kit is None else (args.kit,),
                 resolution=resolution,
                 d4_hand=None if args.d4_hand is None else Hand(args.d4_hand),
+                dice_of_felt=args.dice_of_felt,
             )
         except ValueError as error:  # a kit with no room on the floor asked for
             _drawn_away(args.folder)
@@ -662,12 +669,13 @@ def _evaluate(args: argparse.Namespace) -> int:
         or args.d6_side_mm
         or args.d4_font
         or args.d4_hand
+        or args.dice_of_felt
         or args.kit
         or args.resolution is not None
     ):
         raise VisionSetupError(
-            "--d4-edge-mm, --d6-side-mm, --d4-font, --d4-hand, --kit and --resolution draw "
-            "generated throws: give --synthetic N too"
+            "--d4-edge-mm, --d6-side-mm, --d4-font, --d4-hand, --dice-of-felt, --kit and "
+            "--resolution draw generated throws: give --synthetic N too"
         )
     if args.mistakes is not None:
         _made_folder(args.mistakes, "the pictures of mistakes")

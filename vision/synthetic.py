@@ -89,9 +89,11 @@ class _Canvas:
         floor_mm: tuple[float, float] = FLOOR_MM,
         resolution: float = 1.0,
         d4_hand: Hand | None = None,
+        dice_of_felt: bool = False,
     ) -> None:
         self.rng = rng
         self.d4_hand = d4_hand
+        self.dice_of_felt = dice_of_felt
         self.resolution = resolution  # picture pixels per pixel of the development set's
         self.px_per_mm = PX_PER_MM * resolution
         self.size = (round(SIZE[0] * resolution), round(SIZE[1] * resolution))
@@ -113,6 +115,12 @@ class _Canvas:
             self.image = tray.copy()
         self.shadows = np.zeros(self.image.shape[:2], np.float32)
         self.set_edge_mm: float | None = None  # the binary d4s' edge, once one is drawn
+
+    def die_body(self) -> tuple[int, int, int]:
+        """A die's colour: one of DIE_COLOURS, or the felt's (one is drawn all the same,
+        as the scene drawn without ``dice_of_felt`` draws it)."""
+        drawn = self.rng.choice(DIE_COLOURS)
+        return self.felt if self.dice_of_felt else drawn
 
     def binary_d4_edge(self, drawn_mm: float) -> float:
         """The edge of the throw's binary d4s: the first one's, as a set's dice are alike."""
@@ -252,7 +260,7 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     2.4-3.2 mm across on a die of 16.5 mm (in proportion on others), sometimes pale on a
     coloured die; a rounded edge of the top face may catch the light as a thin glint."""
     rng = canvas.rng
-    body = rng.choice(DIE_COLOURS)
+    body = canvas.die_body()
     pip = (240, 240, 240) if sum(body) < 400 else (25, 25, 25)
     side = rng.uniform(*canvas.d6_side_mm)
     size = (side * 1.6, side) if cocked else (side, side)
@@ -352,7 +360,7 @@ def _d4(
     outline = np.asarray(cv2.convexHull(np.asarray([*base, apex], np.float32)), np.float64)
     hull = np.round(outline.reshape(-1, 2)).astype(np.int32)
     canvas.shadow(hull)
-    body = rng.choice(DIE_COLOURS)
+    body = canvas.die_body()
     ink = (25, 25, 25) if sum(body) > 400 else (235, 235, 235)
     font = rng.choice(D4_FONTS[canvas.d4_font])
     others = [v for v in range(1, 5) if v != value]
@@ -400,7 +408,7 @@ def _cocked_d4(canvas: _Canvas, place: tuple[float, float, float], edge: float) 
         )
     polygon = np.asarray(points, np.int32)
     canvas.shadow(polygon)
-    cv2.fillPoly(canvas.image, [polygon], canvas.rng.choice(DIE_COLOURS))
+    cv2.fillPoly(canvas.image, [polygon], canvas.die_body())
     return _bbox(polygon)
 
 
@@ -680,6 +688,7 @@ def scene(
     floor_mm: tuple[float, float] = FLOOR_MM,
     resolution: float = 1.0,
     d4_hand: Hand | None = None,
+    dice_of_felt: bool = False,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -696,7 +705,9 @@ def scene(
     room on the floor, four sticks on the smallest, is a ValueError); ``resolution`` how
     many times the development set's pixels the camera has (``DRAWN_RESOLUTION``: 2 draws
     2400 x 1800 pictures of the same view, each camera pixel blurred as much); ``d4_hand``
-    the hand of every d4's numbering (``Hand``: a set's dice share one), else either at random.
+    the hand of every d4's numbering (``Hand``: a set's dice share one), else either at random;
+    ``dice_of_felt`` paints every die in the felt's colour (seen by its shading, its marks
+    and the texture it hides).
     """
     _check_options(d4_font, floor_mm, look, resolution)
 
@@ -712,6 +723,7 @@ def scene(
             floor_mm,
             resolution,
             d4_hand,
+            dice_of_felt,
         )
         empty = canvas.image.copy()
         drawn_look = rng.choice(list(LOOKS))  # drawn even when chosen: the rest stays
@@ -909,6 +921,7 @@ def write_set(
     kits: tuple[str, ...] = SCENE_KITS,
     resolution: float = 1.0,
     d4_hand: Hand | None = None,
+    dice_of_felt: bool = False,
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``:
     throws of ``kits``, each drawn at random (see :func:`scene` for the options)."""
@@ -933,6 +946,7 @@ def write_set(
             floor_mm=floor_mm,
             resolution=resolution,
             d4_hand=d4_hand,
+            dice_of_felt=dice_of_felt,
         )
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)
