@@ -63,6 +63,12 @@ PALE_OPENING_MM = 12.0
 PALE_STICK_LENGTH_MM = (100.0, 182.0)
 PALE_STICK_WIDTH_MM = 32.0
 PALE_FOUND_SHARE = 0.3  # a region this much changed anyway is an implement already found
+# A die of the felt's own colour (a beige d4 on a beige felt, dev 0174) hides the texture
+# too, its numerals or pips the only changes. The felt's texture is also lost by chance, in
+# regions up to 149 mm² with an inner circle of 5.3 mm on the dev set's frames: a pale die
+# is looked for only as large as a d6's top face (``SMALLEST_IMPLEMENT_MM2``) and apart from
+# every change large enough to be an implement (that implement's own part, or its shadow).
+PALE_DIE_APART_MM = 2.0
 # Where the felt's fine texture is faint beside the camera's noise, it is lost by chance
 # over regions as large as a stick: sticks of the felt's colour are then not looked for
 # (one short, the throw is refused). The felt's median texture correlation with the empty
@@ -266,9 +272,11 @@ class Segmenter:
         lost = min(TEXTURE_KEPT, TEXTURE_LOST_SHARE * felt_texture)
         paint = _compared(kept, cv2.CMP_LT, lost)
         hidden = np.asarray(darker & paint, np.uint8)
-        mask = strong | self._bridged(strong, hidden) | self._dark_implements(hidden, strong)
+        dark = self._dark_implements(hidden, strong)
+        mask = strong | self._bridged(strong, hidden) | dark
         if felt_texture >= PALE_FELT_TEXTURE:
             mask |= self._pale_sticks(np.asarray(paint & (255 - darker), np.uint8), strong)
+            mask |= self._pale_dice(paint, strong | dark)
         closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         return _filled(np.asarray(closed, np.uint8))
 
@@ -382,6 +390,50 @@ class Segmenter:
             return np.zeros_like(paint)
         size_px = (paint.shape[1], paint.shape[0])
         return np.asarray(cv2.resize(found, size_px, interpolation=cv2.INTER_NEAREST), np.uint8)
+
+    def _pale_dice(self, paint: Mask, found: Mask) -> Mask:
+        """Dice of the felt's own colour, which nothing else found (``found``: the changes
+        and the dark implements): regions of the floor that hide the felt's texture
+        (``paint``, lit or shaded alike: a die's faces are both), with the die's own marks
+        (numerals, pips: changes too small to be an implement) and nothing larger found
+        beside them, as large and as round as a die's top (see ``PALE_DIE_APART_MM``).
+        Searched at half the analysis size, as :meth:`_dark_implements` searches."""
+        px_per_mm = self._px_per_mm * 0.5
+        changes = _halved(found)
+        marks = _small_marks(changes, MIN_BLOB_MM2 * px_per_mm**2)
+        implements = np.asarray(changes & (255 - marks), np.uint8)
+        coarse = _halved(np.asarray(paint & (255 - found) & self._floor, np.uint8)) | marks
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
+        smallest = SMALLEST_IMPLEMENT_MM2 * px_per_mm**2
+        apart = max(1, round(PALE_DIE_APART_MM * px_per_mm))
+        around = np.ones((2 * apart + 1, 2 * apart + 1), np.uint8)
+        dice = []
+        for label in range(1, count):
+            if stats[label, cv2.CC_STAT_AREA] < smallest:
+                continue
+            x, y, w, h = (int(v) for v in stats[label, :4])
+            x0, y0 = max(x - apart, 0), max(y - apart, 0)
+            x1, y1 = min(x + w + apart, coarse.shape[1]), min(y + h + apart, coarse.shape[0])
+            region = (labels[y0:y1, x0:x1] == label).astype(np.uint8)
+            beside = cv2.dilate(region, around) > 0
+            if not implements[y0:y1, x0:x1][beside].any() and _holds_a_die(region, px_per_mm):
+                dice.append(self._pale_die_outline(region, (x0, y0)))
+        pale = np.zeros_like(paint)
+        cv2.drawContours(pale, [die for die in dice if die is not None], -1, 255, cv2.FILLED)
+        return pale
+
+    def _pale_die_outline(self, region: Mask, origin: tuple[int, int]) -> Contour | None:
+        """The outline (analysis pixels) of a pale die's region (1 inside, at half the
+        analysis size, its corner at ``origin`` there): the texture's window widens what
+        it hides by half its width all round, which is taken off; seen from above, a die
+        lying on the floor is convex, the texture's outline is not. None: nothing is left."""
+        grown = cv2.resize(_filled(region), None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+        spread = 2 * (TEXTURE_WINDOW // 2) + 1
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (spread, spread))
+        points = cv2.findNonZero(cv2.erode(grown, kernel))
+        if points is None:
+            return None
+        return np.asarray(cv2.convexHull(points + 2 * np.array(origin, np.int32)), np.int32)
 
     def _texture_kept(self, detail: NDArray[np.float32]) -> NDArray[np.float32]:
         """Local correlation of the felt's fine texture (``detail``: see :func:`_detail`)
@@ -699,13 +751,20 @@ def _holds_an_implement(region: Mask, px_per_mm: float) -> bool:
     """Whether a region (1 inside) holds a stick's band along a stick's length, or a die's
     inner circle (its numerals or pips, which changed colour, are holes in it)."""
     region = (_filled(region) > 0).astype(np.uint8)
-    padded = cv2.copyMakeBorder(region, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
-    if float(inside.max()) >= DARK_DIE_CORE_MM * px_per_mm and _die_shaped(region, px_per_mm):
+    if _holds_a_die(region, px_per_mm):
         return True
     return region.sum() >= 0.7 * STICK_MM[0] * STICK_MM[1] * px_per_mm**2 and _holds_a_stick(
         region, px_per_mm
     )
+
+
+def _holds_a_die(region: Mask, px_per_mm: float) -> bool:
+    """Whether a region (1 inside) holds a die's inner circle (its numerals or pips, which
+    changed colour, are holes in it) and is shaped like a die (see :func:`_die_shaped`)."""
+    region = (_filled(region) > 0).astype(np.uint8)
+    padded = cv2.copyMakeBorder(region, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
+    return float(inside.max()) >= DARK_DIE_CORE_MM * px_per_mm and _die_shaped(region, px_per_mm)
 
 
 def _holds_a_stick(region: Mask, px_per_mm: float) -> bool:
