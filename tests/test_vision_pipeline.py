@@ -344,8 +344,8 @@ def test_dice_of_the_felts_own_colour_are_found(kit: str, seed: int) -> None:
     made = scene(seed, kit, dice_of_felt=True)
     observation = Reader(calibrate(made.empty), default_profile()).read(made.frame, kit_named(kit))
     assert not observation.refused, observation.summary()
-    thrown = sorted(o["value"] for o in made.objects)
-    assert sorted(item.value for item in observation.implements) == thrown
+    thrown = sorted(int(o["value"]) for o in made.objects)
+    assert sorted(item.value or 0 for item in observation.implements) == thrown
     for die in made.objects:
         found = [item for item in observation.implements if item.box.iou(Box(*die["bbox"])) > 0.5]
         assert len(found) == 1, (die, observation.implements)

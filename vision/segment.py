@@ -394,40 +394,42 @@ class Segmenter:
     def _pale_dice(self, paint: Mask, found: Mask) -> Mask:
         """Dice of the felt's own colour, which nothing else found (``found``: the changes
         and the dark implements): regions of the floor that hide the felt's texture
-        (``paint``, lit or shaded alike: a die's faces are both), with the die's own marks
-        (numerals, pips: changes too small to be an implement) and nothing larger found
-        beside them, as large and as round as a die's top (see ``PALE_DIE_APART_MM``).
-        Searched at half the analysis size, as :meth:`_dark_implements` searches."""
+        (``paint``, lit or shaded alike: a die's faces are both), their holes (the die's
+        own marks: numerals, pips) filled, with nothing larger than a mark found beside
+        them, as large and as round as a die's top (see ``PALE_DIE_APART_MM``). Searched at
+        half the analysis size, as :meth:`_dark_implements` searches; by outlines, as
+        :meth:`_pale_sticks` searches."""
         px_per_mm = self._px_per_mm * 0.5
-        changes = _halved(found)
-        marks = _small_marks(changes, MIN_BLOB_MM2 * px_per_mm**2)
-        implements = np.asarray(changes & (255 - marks), np.uint8)
-        coarse = _halved(np.asarray(paint & (255 - found) & self._floor, np.uint8)) | marks
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse)
+        coarse = _halved(np.asarray(paint & (255 - found) & self._floor, np.uint8))
+        outlines, _ = cv2.findContours(coarse, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         smallest = SMALLEST_IMPLEMENT_MM2 * px_per_mm**2
-        apart = max(1, round(PALE_DIE_APART_MM * px_per_mm))
-        around = np.ones((2 * apart + 1, 2 * apart + 1), np.uint8)
+        margin = max(1, round(PALE_DIE_APART_MM * px_per_mm))
+        changes: Mask | None = None
         dice = []
-        for label in range(1, count):
-            if stats[label, cv2.CC_STAT_AREA] < smallest:
+        for outline in outlines:
+            if cv2.contourArea(outline) < smallest:
                 continue
-            x, y, w, h = (int(v) for v in stats[label, :4])
-            x0, y0 = max(x - apart, 0), max(y - apart, 0)
-            x1, y1 = min(x + w + apart, coarse.shape[1]), min(y + h + apart, coarse.shape[0])
-            region = (labels[y0:y1, x0:x1] == label).astype(np.uint8)
-            beside = cv2.dilate(region, around) > 0
-            if not implements[y0:y1, x0:x1][beside].any() and _holds_a_die(region, px_per_mm):
-                dice.append(self._pale_die_outline(region, (x0, y0)))
+            x, y, w, h = cv2.boundingRect(outline)
+            region = np.zeros((h + 2 * margin, w + 2 * margin), np.uint8)
+            cv2.drawContours(region, [outline], -1, 1, cv2.FILLED, offset=(margin - x, margin - y))
+            if not _holds_a_die(region, px_per_mm):
+                continue
+            changes = _halved(found) if changes is None else changes
+            corner = (x - margin, y - margin)
+            marks = MIN_BLOB_MM2 * px_per_mm**2
+            if not _found_beside(changes, region, corner, margin, marks):
+                dice.append(self._pale_die_outline(region, corner))
         pale = np.zeros_like(paint)
         cv2.drawContours(pale, [die for die in dice if die is not None], -1, 255, cv2.FILLED)
         return pale
 
     def _pale_die_outline(self, region: Mask, origin: tuple[int, int]) -> Contour | None:
-        """The outline (analysis pixels) of a pale die's region (1 inside, at half the
-        analysis size, its corner at ``origin`` there): the texture's window widens what
-        it hides by half its width all round, which is taken off; seen from above, a die
-        lying on the floor is convex, the texture's outline is not. None: nothing is left."""
-        grown = cv2.resize(_filled(region), None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+        """The outline (analysis pixels) of a pale die's region (1 inside, filled, at half
+        the analysis size, its corner at ``origin`` there): the die's edges, which stand
+        out from the felt, widen what the texture's window finds hidden by half its width
+        all round, which is taken off; seen from above, a die lying on the floor is convex,
+        the texture's outline is not. None: nothing is left."""
+        grown = cv2.resize(region, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
         spread = 2 * (TEXTURE_WINDOW // 2) + 1
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (spread, spread))
         points = cv2.findNonZero(cv2.erode(grown, kernel))
@@ -756,6 +758,38 @@ def _holds_an_implement(region: Mask, px_per_mm: float) -> bool:
     return region.sum() >= 0.7 * STICK_MM[0] * STICK_MM[1] * px_per_mm**2 and _holds_a_stick(
         region, px_per_mm
     )
+
+
+def _found_beside(
+    changes: Mask, region: Mask, corner: tuple[int, int], apart: int, mark_px: float
+) -> bool:
+    """Whether a change (``changes``) larger than a mark (``mark_px`` pixels) lies in
+    ``region`` or within ``apart`` pixels of it (``region``: 1 inside, framed by ``apart``
+    pixels; its corner at ``corner`` in ``changes``). Changes are measured in a window reaching a
+    mark's size beyond the frame: one that reaches the window's edge may be larger than
+    it shows there, and counts."""
+    reach = max(3, round(float(np.sqrt(mark_px))))
+    x0, y0 = corner[0] - reach, corner[1] - reach
+    window = np.zeros((region.shape[0] + 2 * reach, region.shape[1] + 2 * reach), np.uint8)
+    cx0, cy0 = max(x0, 0), max(y0, 0)
+    cx1 = min(x0 + window.shape[1], changes.shape[1])
+    cy1 = min(y0 + window.shape[0], changes.shape[0])
+    window[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] = changes[cy0:cy1, cx0:cx1]
+    if not window.any():
+        return False
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(window)
+    beside = np.zeros_like(window)
+    grown = cv2.dilate(region, np.ones((2 * apart + 1, 2 * apart + 1), np.uint8))
+    beside[reach : reach + region.shape[0], reach : reach + region.shape[1]] = grown
+    height, width = window.shape
+    for label in np.unique(labels[beside > 0]):
+        if label == 0:
+            continue
+        left, top, w, h, area = (int(v) for v in stats[label])
+        reaches_edge = left == 0 or top == 0 or left + w == width or top + h == height
+        if area >= mark_px or reaches_edge:
+            return True
+    return False
 
 
 def _holds_a_die(region: Mask, px_per_mm: float) -> bool:
