@@ -8,7 +8,7 @@ in millimetres of the tray floor and boxes in full-frame pixels.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -116,6 +116,7 @@ class Blob:
     touches_border: bool
     outside_mm: float  # how far it reaches beyond the floor
     beyond_floor: bool = False  # wholly outside the floor
+    pale: bool = False  # a die of the felt's colour, found by the texture it hides alone
 
     @property
     def wall_light(self) -> bool:
@@ -257,7 +258,9 @@ class Segmenter:
     def _prepare(small: Image) -> NDArray[np.float32]:
         return log_picture(np.asarray(cv2.GaussianBlur(small, (3, 3), 0), np.uint8))
 
-    def _mask(self, small: Image, detail: NDArray[np.float32]) -> Mask:
+    def _mask(self, small: Image, detail: NDArray[np.float32]) -> tuple[Mask, Mask]:
+        """What changed from the empty tray, closed and filled; with the pale dice found
+        in it (see :meth:`_pale_dice`)."""
         log_frame = self._prepare(small)
         brightness, hue_shift = change_from_empty(log_frame, self._empty, DRIFT_SAMPLING)
         strong = _compared(hue_shift, cv2.CMP_GT, HUE_CHANGE)
@@ -274,11 +277,13 @@ class Segmenter:
         hidden = np.asarray(darker & paint, np.uint8)
         dark = self._dark_implements(hidden, strong)
         mask = strong | self._bridged(strong, hidden) | dark
+        pale = np.zeros_like(mask)
         if felt_texture >= PALE_FELT_TEXTURE:
             mask |= self._pale_sticks(np.asarray(paint & (255 - darker), np.uint8), strong)
-            mask |= self._pale_dice(paint, strong | dark)
+            pale = self._pale_dice(paint, strong | dark)
+            mask |= pale
         closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        return _filled(np.asarray(closed, np.uint8))
+        return _filled(np.asarray(closed, np.uint8)), pale
 
     def _bridged(self, strong: Mask, hidden: Mask) -> Mask:
         """The darkenings that hide the felt's texture (``hidden``) and lie between parts
@@ -548,7 +553,7 @@ class Segmenter:
             # the frame again. Its texture is left as it was: the texture's tests are
             # correlations, which a change of light (smooth over a few pixels) leaves.
             small = _lit(small, gains, field)
-        mask = self._mask(small, detail)
+        mask, pale = self._mask(small, detail)
         seen = _seen(mask.shape, None if moved is frame else motion)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         blobs = []
@@ -563,7 +568,7 @@ class Segmenter:
             for b in blobs
             if b.area_mm2 >= _least_area(b) and not b.wall_light and not self._deep_shade(b, small)
         ]
-        found = tuple(b for b in kept if not self._shade_on_wall(b, kept))
+        found = tuple(_as_found(b, pale) for b in kept if not self._shade_on_wall(b, kept))
         sharp = self._sharpened(picture, lit, found, motion, gains, field)
         return Foreground(mask, found, sharp, motion)
 
@@ -708,6 +713,25 @@ def _seen(shape: tuple[int, ...], moved_back: Motion | None) -> Seen:
     dx, dy = (ANALYSIS_SCALE * v for v in moved_by(moved_back, 0.0, 0.0))
     left, top = max(0, math.ceil(-dx)), max(0, math.ceil(-dy))
     return left, top, min(width, math.floor(width - dx)), min(height, math.floor(height - dy))
+
+
+# A blob mostly of pale dice (see Segmenter._pale_dice) is one: nothing else found lies
+# beside a pale die, and the closing adds only its blurred edge.
+PALE_BLOB_SHARE = 0.5
+
+
+def _as_found(blob: Blob, pale: Mask) -> Blob:
+    """The blob, marked ``pale`` when it is mostly pale dice (``pale``: analysis size)."""
+    box = blob.box
+    x0, y0, x1, y1 = (round(v * ANALYSIS_SCALE) for v in (box.x0, box.y0, box.x1, box.y1))
+    if not pale[y0:y1, x0:x1].any():
+        return blob
+    region = np.zeros_like(pale)
+    contour = np.asarray(np.round(blob.contour * ANALYSIS_SCALE), np.int32)
+    cv2.drawContours(region, [contour], -1, 255, cv2.FILLED)
+    inside = region > 0
+    share = float(np.mean(pale[inside] > 0)) if inside.any() else 0.0
+    return replace(blob, pale=True) if share > PALE_BLOB_SHARE else blob
 
 
 def _nearest(points: NDArray[np.float32], contour: Contour) -> float:
