@@ -409,6 +409,7 @@ class Segmenter:
         outlines, _ = cv2.findContours(coarse, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         smallest = SMALLEST_IMPLEMENT_MM2 * px_per_mm**2
         margin = max(1, round(PALE_DIE_APART_MM * px_per_mm))
+        marks = MIN_BLOB_MM2 * px_per_mm**2
         changes: Mask | None = None
         dice = []
         for outline in outlines:
@@ -421,26 +422,11 @@ class Segmenter:
                 continue
             changes = _halved(found) if changes is None else changes
             corner = (x - margin, y - margin)
-            marks = MIN_BLOB_MM2 * px_per_mm**2
             if not _found_beside(changes, region, corner, margin, marks):
-                dice.append(self._pale_die_outline(region, corner))
+                dice.append(_pale_die_outline(region, corner))
         pale = np.zeros_like(paint)
         cv2.drawContours(pale, [die for die in dice if die is not None], -1, 255, cv2.FILLED)
         return pale
-
-    def _pale_die_outline(self, region: Mask, origin: tuple[int, int]) -> Contour | None:
-        """The outline (analysis pixels) of a pale die's region (1 inside, filled, at half
-        the analysis size, its corner at ``origin`` there): the die's edges, which stand
-        out from the felt, widen what the texture's window finds hidden by half its width
-        all round, which is taken off; seen from above, a die lying on the floor is convex,
-        the texture's outline is not. None: nothing is left."""
-        grown = cv2.resize(region, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
-        spread = 2 * (TEXTURE_WINDOW // 2) + 1
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (spread, spread))
-        points = cv2.findNonZero(cv2.erode(grown, kernel))
-        if points is None:
-            return None
-        return np.asarray(cv2.convexHull(points + 2 * np.array(origin, np.int32)), np.int32)
 
     def _texture_kept(self, detail: NDArray[np.float32]) -> NDArray[np.float32]:
         """Local correlation of the felt's fine texture (``detail``: see :func:`_detail`)
@@ -784,14 +770,29 @@ def _holds_an_implement(region: Mask, px_per_mm: float) -> bool:
     )
 
 
+def _pale_die_outline(region: Mask, origin: tuple[int, int]) -> Contour | None:
+    """The outline (analysis pixels) of a pale die's region (1 inside, filled, at half the
+    analysis size, its corner at ``origin`` there): the die's edges, which stand out from
+    the felt, widen what the texture's window finds hidden by half its width all round,
+    which is taken off; seen from above, a die lying on the floor is convex, the texture's
+    outline is not. None: nothing is left."""
+    grown = cv2.resize(region, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    spread = 2 * (TEXTURE_WINDOW // 2) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (spread, spread))
+    points = cv2.findNonZero(cv2.erode(grown, kernel))
+    if points is None:
+        return None
+    return np.asarray(cv2.convexHull(points + 2 * np.array(origin, np.int32)), np.int32)
+
+
 def _found_beside(
     changes: Mask, region: Mask, corner: tuple[int, int], apart: int, mark_px: float
 ) -> bool:
     """Whether a change (``changes``) larger than a mark (``mark_px`` pixels) lies in
     ``region`` or within ``apart`` pixels of it (``region``: 1 inside, framed by ``apart``
-    pixels; its corner at ``corner`` in ``changes``). Changes are measured in a window reaching a
-    mark's size beyond the frame: one that reaches the window's edge may be larger than
-    it shows there, and counts."""
+    pixels; its corner at ``corner`` in ``changes``). Changes are measured in a window
+    reaching a mark's size beyond the frame: one that reaches the window's edge may be
+    larger than it shows there, and counts."""
     reach = max(3, round(float(np.sqrt(mark_px))))
     x0, y0 = corner[0] - reach, corner[1] - reach
     window = np.zeros((region.shape[0] + 2 * reach, region.shape[1] + 2 * reach), np.uint8)
