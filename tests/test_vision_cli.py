@@ -264,21 +264,20 @@ def test_evaluate_generates_dice_of_the_felts_colour_when_asked(
     args = ["vision", "evaluate", "--synthetic", "4", "--seed", "3", "--kit", "modern", "--json"]
     assert main([*args[:2], str(tmp_path / "any"), *args[2:]]) == 0
     assert main([*args[:2], str(tmp_path / "felt"), *args[2:], "--dice-of-felt"]) == 0
-    # Each die's middle is the felt's colour, lit or shaded.
     capsys.readouterr()
     labels = (tmp_path / "felt" / "labels.jsonl").read_text().splitlines()
     unlike = 0
     for line in labels:
         label = json.loads(line)
         empty = read_image(tmp_path / "felt" / label["tray"])
-        felt = np.median(empty[400:500, 500:700].reshape(-1, 3), axis=0)
-        for item in label["objects"]:
+        felt = np.median(empty[400:500, 500:700].reshape(-1, 3), axis=0)  # the floor's middle
+        painted = read_image(tmp_path / "felt" / label["image"])
+        for item in label["objects"]:  # each die's middle is the felt's colour, lit or shaded
             x0, y0, x1, y1 = item["bbox"]
-            middle = read_image(tmp_path / "felt" / label["image"])[(y0 + y1) // 2, (x0 + x1) // 2]
+            middle = painted[(y0 + y1) // 2, (x0 + x1) // 2]
             ratio = middle.astype(float) / np.maximum(felt, 1.0)
             assert float(ratio.max() - ratio.min()) < 0.15, (middle, felt)
-        drawn = read_image(tmp_path / "any" / label["image"])
-        unlike += int(np.any(drawn != read_image(tmp_path / "felt" / label["image"])))
+        unlike += int(np.any(read_image(tmp_path / "any" / label["image"]) != painted))
     assert unlike  # the option changed the pictures
     assert main(["vision", "evaluate", str(tmp_path / "felt"), "--dice-of-felt"]) == 2
     assert "give --synthetic N too" in capsys.readouterr().err

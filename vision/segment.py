@@ -710,13 +710,14 @@ def _as_found(blob: Blob, pale: Mask) -> Blob:
     """The blob, marked ``pale`` when it is mostly pale dice (``pale``: analysis size)."""
     box = blob.box
     x0, y0, x1, y1 = (round(v * ANALYSIS_SCALE) for v in (box.x0, box.y0, box.x1, box.y1))
-    if not pale[y0:y1, x0:x1].any():
+    around = pale[y0 : y1 + 1, x0 : x1 + 1]
+    if not around.any():
         return blob
-    region = np.zeros_like(pale)
+    region = np.zeros_like(around)  # the blob drawn within its box alone
     contour = np.asarray(np.round(blob.contour * ANALYSIS_SCALE), np.int32)
-    cv2.drawContours(region, [contour], -1, 255, cv2.FILLED)
+    cv2.drawContours(region, [contour], -1, 255, cv2.FILLED, offset=(-x0, -y0))
     inside = region > 0
-    share = float(np.mean(pale[inside] > 0)) if inside.any() else 0.0
+    share = float(np.mean(around[inside] > 0)) if inside.any() else 0.0
     return replace(blob, pale=True) if share > PALE_BLOB_SHARE else blob
 
 
@@ -818,9 +819,8 @@ def _found_beside(
 
 
 def _holds_a_die(region: Mask, px_per_mm: float) -> bool:
-    """Whether a region (1 inside) holds a die's inner circle (its numerals or pips, which
-    changed colour, are holes in it) and is shaped like a die (see :func:`_die_shaped`)."""
-    region = (_filled(region) > 0).astype(np.uint8)
+    """Whether a region (1 inside, its holes filled: a die's numerals or pips changed
+    colour) holds a die's inner circle and is shaped like a die (see :func:`_die_shaped`)."""
     padded = cv2.copyMakeBorder(region, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
     return float(inside.max()) >= DARK_DIE_CORE_MM * px_per_mm and _die_shaped(region, px_per_mm)
