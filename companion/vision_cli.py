@@ -151,6 +151,12 @@ def add_vision_commands(commands: Any) -> None:
         "by its shading, its marks and the felt's texture it hides",
     )
     evaluate.add_argument(
+        "--d6-glare",
+        action="store_true",
+        help="with --synthetic: a lamp's reflection on every generated d6's top face, "
+        "fading its pips where it is brightest",
+    )
+    evaluate.add_argument(
         "--resolution",
         type=float,
         metavar="FACTOR",
@@ -660,6 +666,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                 resolution=resolution,
                 d4_hand=None if args.d4_hand is None else Hand(args.d4_hand),
                 dice_of_felt=args.dice_of_felt,
+                d6_glare=args.d6_glare,
             )
         except ValueError as error:  # a kit with no room on the floor asked for
             _drawn_away(args.folder)
@@ -670,12 +677,13 @@ def _evaluate(args: argparse.Namespace) -> int:
         or args.d4_font
         or args.d4_hand
         or args.dice_of_felt
+        or args.d6_glare
         or args.kit
         or args.resolution is not None
     ):
         raise VisionSetupError(
-            "--d4-edge-mm, --d6-side-mm, --d4-font, --d4-hand, --dice-of-felt, --kit and "
-            "--resolution draw generated throws: give --synthetic N too"
+            "--d4-edge-mm, --d6-side-mm, --d4-font, --d4-hand, --dice-of-felt, --d6-glare, "
+            "--kit and --resolution draw generated throws: give --synthetic N too"
         )
     if args.mistakes is not None:
         _made_folder(args.mistakes, "the pictures of mistakes")

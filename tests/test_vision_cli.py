@@ -283,6 +283,30 @@ def test_evaluate_generates_dice_of_the_felts_colour_when_asked(
     assert "give --synthetic N too" in capsys.readouterr().err
 
 
+def test_evaluate_generates_dice_under_a_lamps_reflection_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["vision", "evaluate", "--synthetic", "3", "--seed", "4", "--kit", "modern", "--json"]
+    assert main([*args[:2], str(tmp_path / "matt"), *args[2:]]) == 0
+    assert main([*args[:2], str(tmp_path / "glossy"), *args[2:], "--d6-glare"]) == 0
+    capsys.readouterr()
+    lit = 0
+    for line in (tmp_path / "glossy" / "labels.jsonl").read_text().splitlines():
+        label = json.loads(line)
+        glossy = read_image(tmp_path / "glossy" / label["image"]).astype(int)
+        matt = read_image(tmp_path / "matt" / label["image"]).astype(int)
+        differs = np.any(glossy != matt, axis=2)
+        assert np.all(glossy[differs] >= matt[differs])  # only lighter
+        for item in label["objects"]:  # within the dice alone
+            x0, y0, x1, y1 = item["bbox"]
+            lit += int(differs[y0:y1, x0:x1].sum() > 100)
+            differs[y0:y1, x0:x1] = False
+        assert not differs.any()
+    assert lit
+    assert main(["vision", "evaluate", str(tmp_path / "glossy"), "--d6-glare"]) == 2
+    assert "give --synthetic N too" in capsys.readouterr().err
+
+
 def test_evaluate_generates_throws_of_one_kit_when_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

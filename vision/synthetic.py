@@ -60,6 +60,11 @@ STICK_SIZE_MM = (120.0, 16.0)
 YESNO_SIZE_MM = (150.0, 20.0)
 D4_EDGE_MM = (25.0, 30.0)  # the development set's d4s; players' own may be smaller
 D6_SIDE_MM = (15.0, 18.0)  # the development set's d6s; players' own may be 12 mm, or 19 and more
+# A lamp's reflection on a glossy d6's top face (``scene(d6_glare=True)``): how wide (its
+# standard deviation, in the face's sides) and how much of the way to white it lightens
+# the face at its brightest. Dev 0049's red die shows one about half its face wide.
+GLARE_SPREAD = (0.25, 0.5)
+GLARE_STRENGTH = (0.3, 0.65)
 CLEAN_GAP_MM = 2.0  # nearer, the development set calls implements "touching"
 
 
@@ -90,8 +95,11 @@ class _Canvas:
         resolution: float = 1.0,
         d4_hand: Hand | None = None,
         dice_of_felt: bool = False,
+        *,
+        d6_glare: bool = False,
     ) -> None:
         self.rng = rng
+        self.d6_glare = d6_glare
         self.d4_hand = d4_hand
         self.dice_of_felt = dice_of_felt
         self.resolution = resolution  # picture pixels per pixel of the development set's
@@ -300,7 +308,29 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
         cv2.circle(canvas.image, (int(px), int(py)), round(radius), pip, -1)
     if rng.random() < 0.3:
         _glint(canvas, top, rng.randrange(4))
+    if canvas.d6_glare:
+        _glare(canvas, top, Random(f"glare {place}"))
     return _bbox(outline)
+
+
+def _glare(canvas: _Canvas, top: NDArray[np.int32], rng: Random) -> None:
+    """A lamp reflected by a glossy die's top face: a soft patch of light over part of
+    the face, body and pips alike, that fades the pips' contrast where it is brightest.
+    Drawn from its own ``rng``, so that a scene with glare differs from the scene without
+    by the glare alone."""
+    x0, y0 = top.min(axis=0)
+    x1, y1 = top.max(axis=0) + 1
+    face = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(face, [top - np.array([x0, y0])], 1.0)
+    side = float(np.sqrt(face.sum()))
+    centre = top.mean(axis=0) - (x0, y0) + [side * rng.uniform(-0.3, 0.3) for _ in range(2)]
+    spread = side * rng.uniform(*GLARE_SPREAD)
+    ys, xs = np.mgrid[0 : y1 - y0, 0 : x1 - x0].astype(np.float32)
+    distance = np.hypot(xs - centre[0], ys - centre[1]) / spread
+    light = rng.uniform(*GLARE_STRENGTH) * np.exp(-0.5 * distance**2) * face
+    patch = canvas.image[y0:y1, x0:x1].astype(np.float32)
+    patch += light[..., None] * (255.0 - patch)
+    canvas.image[y0:y1, x0:x1] = np.clip(patch, 0, 255).astype(np.uint8)
 
 
 def _glint(canvas: _Canvas, top: NDArray[np.int32], edge: int) -> None:
@@ -689,6 +719,7 @@ def scene(
     resolution: float = 1.0,
     d4_hand: Hand | None = None,
     dice_of_felt: bool = False,
+    d6_glare: bool = False,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -707,7 +738,8 @@ def scene(
     2400 x 1800 pictures of the same view, each camera pixel blurred as much); ``d4_hand``
     the hand of every d4's numbering (``Hand``: a set's dice share one), else either at random;
     ``dice_of_felt`` paints every die in the felt's colour (seen by its shading, its marks
-    and the texture it hides).
+    and the texture it hides); ``d6_glare`` puts a lamp's reflection on every d6's top
+    face (see ``GLARE_SPREAD``).
     """
     _check_options(d4_font, floor_mm, look, resolution)
 
@@ -724,6 +756,7 @@ def scene(
             resolution,
             d4_hand,
             dice_of_felt,
+            d6_glare=d6_glare,
         )
         empty = canvas.image.copy()
         drawn_look = rng.choice(list(LOOKS))  # drawn even when chosen: the rest stays
@@ -922,6 +955,7 @@ def write_set(
     resolution: float = 1.0,
     d4_hand: Hand | None = None,
     dice_of_felt: bool = False,
+    d6_glare: bool = False,
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``:
     throws of ``kits``, each drawn at random (see :func:`scene` for the options)."""
@@ -947,6 +981,7 @@ def write_set(
             resolution=resolution,
             d4_hand=d4_hand,
             dice_of_felt=dice_of_felt,
+            d6_glare=d6_glare,
         )
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)
