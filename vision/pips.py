@@ -48,6 +48,15 @@ PIP_ROUNDNESS = 0.55  # short axis / long axis
 # the round parts left are pips to try when the marks alone make no layout.
 SPLIT_OPENING_MM = 2.5
 PIP_CONTRAST = 30.0  # Lab colour distance (lightness 0-255) between a pip and the body
+# A lamp's reflection on the top face is taken out before pips are looked for (``evened``):
+# the body's colour is averaged over this spread (a reflection spreads over a quarter of
+# the face or more), leaving out what differs from the median of a window this wide (about
+# twice a pip) by this share of a pip's contrast; pixels where the body's weight is under
+# EVEN_NEAR are too far from the face to be evened.
+EVEN_SIGMA_MM = 2.5
+EVEN_WINDOW_MM = 6.0
+EVEN_MARK_SHARE = 0.5
+EVEN_NEAR = 0.05
 PIP_SIZE_SPREAD = 2.6  # largest / smallest pip area
 LAYOUT_TOLERANCE = 0.15  # largest difference of normalised distances between pips
 SPOT_SHARE = 0.7  # contrast is compared averaged over a disc of this share of a pip's radius
@@ -245,29 +254,100 @@ def count_pips(
     if crop.size == 0:
         return PipCount(None, 0.0)
     outline = _outline(blob)
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     top = top_face(outline, lift)
-    region = _top_region(lab, outline, top, px_per_mm)
-    if region is None:
-        return PipCount(None, 0.0, lying_flat=False)
-    contrast = signed_contrast(lab, region)
-    bounds = _PipBounds.of_die(side_mm)
-    face = _Face(
-        region,
-        _eroded(region, CORE_INSET_MM * px_per_mm),
-        _eroded(top, CORE_INSET_MM * px_per_mm),
-        contrast,
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    die = _Die(
+        outline,
+        top,
+        _PipBounds.of_die(side_mm),
         px_per_mm,
-        bounds.pitch_mm,
-        *np.meshgrid(
-            np.arange(crop.shape[1], dtype=np.float32), np.arange(crop.shape[0], dtype=np.float32)
-        ),
         side_mm * px_per_mm * camera_height_mm / (camera_height_mm - side_mm),
     )
-    counts, confidences = _counts(face, outline, bounds)
+    as_seen = _count_on(lab, die)
+    return _agreed(as_seen, _count_on(evened(lab, top, px_per_mm), die))
+
+
+@dataclass(frozen=True, slots=True)
+class _Die:
+    """What a d6's outline tells before its top face is looked at."""
+
+    outline: Mask  # filled, in the crop
+    top: Mask  # where perspective puts the top face (see ``top_face``)
+    bounds: _PipBounds
+    px_per_mm: float
+    top_side_px: float  # the top face's side as the outline tells it, seen nearer
+
+
+def _count_on(lab: NDArray[np.float32], die: _Die) -> PipCount:
+    """The pips counted on the crop (Lab) as given."""
+    region = _top_region(lab, die.outline, die.top, die.px_per_mm)
+    if region is None:
+        return PipCount(None, 0.0, lying_flat=False)
+    face = _Face(
+        region,
+        _eroded(region, CORE_INSET_MM * die.px_per_mm),
+        _eroded(die.top, CORE_INSET_MM * die.px_per_mm),
+        signed_contrast(lab, region),
+        die.px_per_mm,
+        die.bounds.pitch_mm,
+        *np.meshgrid(
+            np.arange(lab.shape[1], dtype=np.float32), np.arange(lab.shape[0], dtype=np.float32)
+        ),
+        die.top_side_px,
+    )
+    counts, confidences = _counts(face, die.outline, die.bounds)
     if len(counts) != 1:
-        return PipCount(None, 0.0, lying_flat=bool(counts) or _square_face(region, px_per_mm))
+        flat = bool(counts) or _square_face(region, die.px_per_mm)
+        return PipCount(None, 0.0, lying_flat=flat)
     return PipCount(counts.pop(), min(confidences))
+
+
+def _agreed(as_seen: PipCount, evened: PipCount) -> PipCount:
+    """The count of the face as seen and the count of the face evened (see ``evened``):
+    either, when the other tells none; none when they differ. A reflection that shrank
+    the region of the face's colour to its middle let a 6's outer pips pass for marks to
+    leave out, and two of them made a 2 (generated, ``scene(d6_glare=True)``); evened,
+    the face showed its six."""
+    if as_seen.value is None or evened.value is None:
+        if as_seen.value is not None:
+            return as_seen
+        if evened.value is not None:
+            return evened
+        return PipCount(None, 0.0, lying_flat=as_seen.lying_flat or evened.lying_flat)
+    if as_seen.value != evened.value:
+        return PipCount(None, 0.0)
+    return as_seen if as_seen.confidence <= evened.confidence else evened
+
+
+def evened(lab: NDArray[np.float32], top: Mask, px_per_mm: float) -> NDArray[np.float32]:
+    """The crop (Lab) with the top face's body made one colour: a glossy die reflects the
+    lamp as a soft patch of light over part of its top face, body and pips alike, and the
+    region of one colour around the face's centre then stops at the patch's edge, far
+    short of the face's pips. The body's colour at each pixel is the average of the body
+    around it (the face less what looks like a pip at a pip's scale), and the crop less
+    it, plus the body's median, is what a face lit evenly would show. Away from the top
+    face the crop is as it was."""
+    inside = top > 0
+    if np.count_nonzero(inside) < 9:
+        return lab
+    window = max(3, round(EVEN_WINDOW_MM * px_per_mm) | 1)
+    local = np.dstack(
+        [cv2.medianBlur(np.clip(lab[..., c], 0, 255).astype(np.uint8), window) for c in range(3)]
+    ).astype(np.float32)
+    pip_like = np.sqrt(((lab - local) ** 2).sum(axis=2)) > EVEN_MARK_SHARE * PIP_CONTRAST
+    halo = max(3, round(2 * PIP_HALO_MM * px_per_mm) | 1)
+    pip_like = cv2.dilate(pip_like.astype(np.uint8), np.ones((halo, halo), np.uint8)) > 0
+    body = (inside & ~pip_like).astype(np.float32)
+    if np.count_nonzero(body) < 9:
+        return lab
+    sigma = EVEN_SIGMA_MM * px_per_mm
+    weight = np.asarray(cv2.GaussianBlur(body, (0, 0), sigma), np.float32)
+    sums = np.asarray(cv2.GaussianBlur(lab * body[..., None], (0, 0), sigma), np.float32)
+    near = weight > EVEN_NEAR
+    shading = sums[near] / weight[near, None] - channel_median(lab[body > 0])
+    flat = lab.copy()
+    flat[near] -= shading
+    return flat
 
 
 @dataclass(frozen=True, slots=True)
