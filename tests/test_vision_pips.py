@@ -126,7 +126,7 @@ def _drawn(tray: Tray, die: Die) -> Image:
 
 def _lit(
     frame: Image,
-    corners: NDArray[np.integer] | NDArray[np.floating],
+    corners: NDArray[np.number],
     at: NDArray[np.float64],
     spread: float,
     strength: float,
