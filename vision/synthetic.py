@@ -314,23 +314,38 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
 
 
 def _glare(canvas: _Canvas, top: NDArray[np.int32], rng: Random) -> None:
-    """A lamp reflected by a glossy die's top face: a soft patch of light over part of
-    the face, body and pips alike, that fades the pips' contrast where it is brightest.
-    Drawn from its own ``rng``, so that a scene with glare differs from the scene without
-    by the glare alone."""
-    x0, y0 = top.min(axis=0)
-    x1, y1 = top.max(axis=0) + 1
-    face = np.zeros((y1 - y0, x1 - x0), np.float32)
-    cv2.fillPoly(face, [top - np.array([x0, y0])], 1.0)
-    side = float(np.sqrt(face.sum()))
-    centre = top.mean(axis=0) - (x0, y0) + [side * rng.uniform(-0.3, 0.3) for _ in range(2)]
-    spread = side * rng.uniform(*GLARE_SPREAD)
+    """A lamp reflected by a glossy die's top face (see :func:`reflected`), drawn from its
+    own ``rng``, so that a scene with glare differs from the scene without by the glare
+    alone."""
+    at = (rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3))
+    spread = rng.uniform(*GLARE_SPREAD)
+    reflected(canvas.image, top, at, spread, rng.uniform(*GLARE_STRENGTH))
+
+
+def reflected(
+    image: Image,
+    face: NDArray[np.int32],
+    at: tuple[float, float],
+    spread: float,
+    strength: float,
+) -> None:
+    """A soft patch of light drawn over the polygon ``face``, body and marks alike: a lamp
+    reflected by a glossy face, which fades its marks' contrast where it is brightest.
+    ``at``: the brightest point, in the face's sides from its centre; ``spread``: the
+    patch's standard deviation, in sides; ``strength``: how much of the way to white it
+    lightens the face at its brightest."""
+    x0, y0 = face.min(axis=0)
+    x1, y1 = face.max(axis=0) + 1
+    inside = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(inside, [face - np.array([x0, y0])], 1.0)
+    side = float(np.sqrt(inside.sum()))
+    centre = face.mean(axis=0) - (x0, y0) + [side * at[0], side * at[1]]
     ys, xs = np.mgrid[0 : y1 - y0, 0 : x1 - x0].astype(np.float32)
-    distance = np.hypot(xs - centre[0], ys - centre[1]) / spread
-    light = rng.uniform(*GLARE_STRENGTH) * np.exp(-0.5 * distance**2) * face
-    patch = canvas.image[y0:y1, x0:x1].astype(np.float32)
+    distance = np.hypot(xs - centre[0], ys - centre[1]) / (side * spread)
+    light = strength * np.exp(-0.5 * distance**2) * inside
+    patch = image[y0:y1, x0:x1].astype(np.float32)
     patch += light[..., None] * (255.0 - patch)
-    canvas.image[y0:y1, x0:x1] = np.clip(patch, 0, 255).astype(np.uint8)
+    image[y0:y1, x0:x1] = np.clip(patch, 0, 255).astype(np.uint8)
 
 
 def _glint(canvas: _Canvas, top: NDArray[np.int32], edge: int) -> None:
