@@ -5,7 +5,9 @@ at a slant, look flattened; only round ones of one size count, so a side face se
 the top face adds nothing. A count is trusted only when the pips are alike, lie on the
 places a die puts them (a grid of three by three, spaced as a die's), and the face shows
 nothing like a pip where that layout leaves it bare: a pip missed, or a mark that is not
-a pip, is seen there and the die is refused.
+a pip, is seen there and the die is refused. A face lit unevenly (a glossy die reflects
+the lamp) is counted again with its body's shading taken out, and two counts that differ
+are no reading.
 """
 
 from __future__ import annotations
@@ -253,7 +255,8 @@ def count_pips(
     """The pips on the top face of a d6 whose outline is ``blob`` and whose side is
     ``side_mm`` (see ``die_side``); the top face is the footprint moved by ``lift``, and
     seen as large as a square of that side ``camera_height_mm`` below the lens less the
-    die's height."""
+    die's height. A face refused as seen, or whose colour covers little of it, is counted
+    evened too (see :func:`evened` and :func:`_agreed`)."""
     x0, y0, x1, y1 = blob.box.x0, blob.box.y0, blob.box.x1, blob.box.y1
     crop = frame[max(0, y0) : y1, max(0, x0) : x1]
     if crop.size == 0:
@@ -324,7 +327,7 @@ def _agreed(as_seen: PipCount, evened: PipCount) -> PipCount:
     it: either, when the other tells none; none when they differ. A reflection that shrank
     the region of the face's colour to its middle let a 6's outer pips pass for marks to
     leave out, and two of them made a 2 (generated, ``scene(d6_glare=True)``); evened,
-    the face showed its six."""
+    the face showed its six, and the two counts differing, the die was refused."""
     if as_seen.value is None or evened.value is None:
         if as_seen.value is not None:
             return as_seen
