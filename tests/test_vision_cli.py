@@ -258,43 +258,51 @@ def test_evaluate_generates_d4s_in_the_font_asked_for(
     assert "give --synthetic N too" in capsys.readouterr().err
 
 
+def _generated_with_and_without(
+    tmp_path: Path, option: str, *, count: int, seed: int
+) -> tuple[Path, Path]:
+    """The same throws of two d6s generated twice by ``evaluate``: as always, then with
+    ``option``."""
+    plain, changed = tmp_path / "plain", tmp_path / "changed"
+    args = ["--synthetic", str(count), "--seed", str(seed), "--kit", "modern", "--json"]
+    assert main(["vision", "evaluate", str(plain), *args]) == 0
+    assert main(["vision", "evaluate", str(changed), *args, option]) == 0
+    return plain, changed
+
+
 def test_evaluate_generates_dice_of_the_felts_colour_when_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["vision", "evaluate", "--synthetic", "4", "--seed", "3", "--kit", "modern", "--json"]
-    assert main([*args[:2], str(tmp_path / "any"), *args[2:]]) == 0
-    assert main([*args[:2], str(tmp_path / "felt"), *args[2:], "--dice-of-felt"]) == 0
+    any_die, felt_set = _generated_with_and_without(tmp_path, "--dice-of-felt", count=4, seed=3)
     capsys.readouterr()
-    labels = (tmp_path / "felt" / "labels.jsonl").read_text().splitlines()
+    labels = (felt_set / "labels.jsonl").read_text().splitlines()
     unlike = 0
     for line in labels:
         label = json.loads(line)
-        empty = read_image(tmp_path / "felt" / label["tray"])
+        empty = read_image(felt_set / label["tray"])
         felt = np.median(empty[400:500, 500:700].reshape(-1, 3), axis=0)  # the floor's middle
-        painted = read_image(tmp_path / "felt" / label["image"])
+        painted = read_image(felt_set / label["image"])
         for item in label["objects"]:  # each die's middle is the felt's colour, lit or shaded
             x0, y0, x1, y1 = item["bbox"]
             middle = painted[(y0 + y1) // 2, (x0 + x1) // 2]
             ratio = middle.astype(float) / np.maximum(felt, 1.0)
             assert float(ratio.max() - ratio.min()) < 0.15, (middle, felt)
-        unlike += int(np.any(read_image(tmp_path / "any" / label["image"]) != painted))
+        unlike += int(np.any(read_image(any_die / label["image"]) != painted))
     assert unlike  # the option changed the pictures
-    assert main(["vision", "evaluate", str(tmp_path / "felt"), "--dice-of-felt"]) == 2
+    assert main(["vision", "evaluate", str(felt_set), "--dice-of-felt"]) == 2
     assert "give --synthetic N too" in capsys.readouterr().err
 
 
 def test_evaluate_generates_dice_under_a_lamps_reflection_when_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["vision", "evaluate", "--synthetic", "3", "--seed", "4", "--kit", "modern", "--json"]
-    assert main([*args[:2], str(tmp_path / "matt"), *args[2:]]) == 0
-    assert main([*args[:2], str(tmp_path / "glossy"), *args[2:], "--d6-glare"]) == 0
+    matt_set, glossy_set = _generated_with_and_without(tmp_path, "--d6-glare", count=3, seed=4)
     capsys.readouterr()
     lit = 0
-    for line in (tmp_path / "glossy" / "labels.jsonl").read_text().splitlines():
+    for line in (glossy_set / "labels.jsonl").read_text().splitlines():
         label = json.loads(line)
-        glossy = read_image(tmp_path / "glossy" / label["image"]).astype(int)
-        matt = read_image(tmp_path / "matt" / label["image"]).astype(int)
+        glossy = read_image(glossy_set / label["image"]).astype(int)
+        matt = read_image(matt_set / label["image"]).astype(int)
         differs = np.any(glossy != matt, axis=2)
         assert np.all(glossy[differs] >= matt[differs])  # only lighter
         for item in label["objects"]:  # within the dice alone
@@ -303,7 +311,7 @@ def test_evaluate_generates_dice_under_a_lamps_reflection_when_asked(
             differs[y0:y1, x0:x1] = False
         assert not differs.any()
     assert lit
-    assert main(["vision", "evaluate", str(tmp_path / "glossy"), "--d6-glare"]) == 2
+    assert main(["vision", "evaluate", str(glossy_set), "--d6-glare"]) == 2
     assert "give --synthetic N too" in capsys.readouterr().err
 
 

@@ -559,7 +559,13 @@ def test_a_glossy_five_is_never_read_by_its_centre_pip_alone(
 def test_glossy_dice_with_their_pips_whole_are_read_right_or_refused(
     tray: Tray, segmenter: Segmenter, make: Make
 ) -> None:
+    """Glossy dice of each make, pips whole: none read wrong, and half or more read (read
+    as seen alone, two of twelve red and black dice were)."""
+    read = 0
     for value in range(1, 7):
         for glare in [(0.1, -0.1, 0.3, 0.5), (-0.2, 0.2, 0.45, 0.65)]:
             die = Die(value, *make, glare=glare)
-            assert _count(tray, die, segmenter) in (None, value)
+            count = _count(tray, die, segmenter)
+            assert count in (None, value)
+            read += count is not None
+    assert read >= 6

@@ -270,6 +270,9 @@ def count_pips(
         _PipBounds.of_die(side_mm),
         px_per_mm,
         side_mm * px_per_mm * camera_height_mm / (camera_height_mm - side_mm),
+        *np.meshgrid(
+            np.arange(crop.shape[1], dtype=np.float32), np.arange(crop.shape[0], dtype=np.float32)
+        ),
     )
     as_seen, share = _count_on(lab, die)
     if as_seen.value is not None and share >= WHOLE_FACE_SHARE:
@@ -286,6 +289,8 @@ class _Die:
     bounds: _PipBounds
     px_per_mm: float
     top_side_px: float  # the top face's side as the outline tells it, seen nearer
+    xs: NDArray[np.float32]  # each pixel's column in the crop
+    ys: NDArray[np.float32]  # each pixel's row
 
 
 def _count_on(lab: NDArray[np.float32], die: _Die) -> tuple[PipCount, float]:
@@ -309,9 +314,8 @@ def _count_on(lab: NDArray[np.float32], die: _Die) -> tuple[PipCount, float]:
         signed_contrast(lab, region),
         die.px_per_mm,
         die.bounds.pitch_mm,
-        *np.meshgrid(
-            np.arange(lab.shape[1], dtype=np.float32), np.arange(lab.shape[0], dtype=np.float32)
-        ),
+        die.xs,
+        die.ys,
         die.top_side_px,
     )
     counts, confidences = _counts(face, die.outline, die.bounds)
@@ -328,15 +332,15 @@ def _agreed(as_seen: PipCount, evened: PipCount) -> PipCount:
     the region of the face's colour to its middle let a 6's outer pips pass for marks to
     leave out, and two of them made a 2 (generated, ``scene(d6_glare=True)``); evened,
     the face showed its six, and the two counts differing, the die was refused."""
-    if as_seen.value is None or evened.value is None:
-        if as_seen.value is not None:
-            return as_seen
-        if evened.value is not None:
-            return evened
+    if as_seen.value is None and evened.value is None:
         return PipCount(None, 0.0, lying_flat=as_seen.lying_flat or evened.lying_flat)
+    if evened.value is None:
+        return as_seen
+    if as_seen.value is None:
+        return evened
     if as_seen.value != evened.value:
         return PipCount(None, 0.0)
-    return as_seen if as_seen.confidence <= evened.confidence else evened
+    return min(as_seen, evened, key=lambda count: count.confidence)
 
 
 def evened(lab: NDArray[np.float32], top: Mask, px_per_mm: float) -> NDArray[np.float32]:
