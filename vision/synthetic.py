@@ -158,7 +158,7 @@ class _Canvas:
         if self.markers:
             self._marker_cards(image)
         texture = np.random.default_rng(rng.randrange(2**31)).normal(0, 4, image.shape)
-        return np.clip(image + texture, 0, 255).astype(np.uint8)
+        return _clipped_sum(texture, image)
 
     def _marker_cards(self, image: Image) -> None:
         """The printed corner markers (``vision.markers``), each card in a floor corner."""
@@ -186,11 +186,22 @@ class _Canvas:
 
     def finish(self, empty: Image) -> tuple[Image, Image]:
         soft = cv2.GaussianBlur(self.shadows, (0, 0), self.pixels(4))
-        # Shadows fall on the felt beside an implement, not on its lit top.
-        soft[np.any(self.image != empty, axis=2)] = 0.0
-        frame = self.image.astype(np.float32) * (1 - 0.35 * soft[..., None])
+        # Shadows fall on the felt beside an implement, not on its lit top: where any
+        # channel differs from the empty tray's (the channels' differences summed).
+        drawn_on = cv2.transform(cv2.absdiff(self.image, empty), np.ones((1, 3)))
+        soft[drawn_on > 0] = 0.0
+        frame = self.image.astype(np.float32)
+        frame *= 1 - 0.35 * soft[..., None]
         noise = np.random.default_rng(self.rng.randrange(2**31)).normal(0, 2, frame.shape)
-        return np.clip(frame + noise, 0, 255).astype(np.uint8), empty
+        return _clipped_sum(noise, frame), empty
+
+
+def _clipped_sum(noise: NDArray[np.float64], picture: NDArray[Any]) -> Image:
+    """``picture`` plus ``noise``, clipped to 0-255 and truncated to bytes, summed in
+    ``noise``'s own array rather than in a new array at each step."""
+    noise += picture
+    np.clip(noise, 0, 255, out=noise)
+    return noise.astype(np.uint8)
 
 
 @lru_cache(maxsize=4)
