@@ -1,4 +1,4 @@
-"""Test fixtures shared by the device tests."""
+"""Test fixtures shared by the tests, and generated scenes drawn once per test process."""
 
 from __future__ import annotations
 
@@ -6,9 +6,16 @@ import os
 from typing import TYPE_CHECKING
 
 import pytest
+from scene_helpers import drawn_once
+
+from vision import synthetic
 
 if TYPE_CHECKING:
     from vision.numerals import Glyph
+
+# Before the test modules import it (conftest.py is imported first); write_set and the
+# evaluate command's generated sets draw through it too.
+synthetic.scene = drawn_once(synthetic.scene)
 
 
 @pytest.fixture
