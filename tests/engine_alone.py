@@ -1,0 +1,66 @@
+"""Which test modules test the rules engine alone: they import nothing but the standard
+library, the test tools, the engine's modules and helpers of their own kind. Their results
+cannot depend on the libraries that ``./dev test`` runs the suite again against
+(Raspberry Pi OS Bookworm's numpy, OpenCV, Pillow, gpiozero and luma), so that second run
+leaves them out (``COMPANION_PINNED_RUN=1``, see conftest.py). A module that imports
+anything else, or that cannot be told, is run in both."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+ENGINE = ROOT / "companion"
+# The engine's own modules, as test_architecture.py keeps them: not the device, nor the
+# command line and the application modules, which reach the camera and the device.
+NOT_ENGINE = (ENGINE / "device", ENGINE / "cli.py", ENGINE / "vision_cli.py", ENGINE / "demo.py")
+TEST_TOOLS = {"pytest", "hypothesis", "royalur", "_pytest"}
+
+
+def imported(path: Path) -> set[str]:
+    """Every module ``path`` imports, at any depth of its code; ``from a import b`` names
+    both ``a`` and ``a.b`` (``b`` may be a module)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def _engine_module(name: str) -> bool | None:
+    """Whether the project module ``name`` is of the engine (None: no such file, e.g.
+    a class or function imported from a module)."""
+    base = ROOT.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return not any(path == part or part in path.parents for part in NOT_ENGINE)
+    return None
+
+
+@cache
+def of_the_engine_alone(path: Path) -> bool:
+    """Whether the test module (or test helper) at ``path`` imports only the standard
+    library, the test tools, the engine and test helpers that do the same, and starts
+    no Python of the environment it runs in (``sys.executable``: it may run anything)."""
+    if "sys.executable" in path.read_text(encoding="utf-8"):
+        return False
+    for name in imported(path):
+        top = name.split(".")[0]
+        if top in sys.stdlib_module_names or top in TEST_TOOLS or top == "__future__":
+            continue
+        if top == "companion":
+            if _engine_module(name) is False:
+                return False
+            continue
+        helper = TESTS / f"{top}.py"
+        if helper.is_file() and helper != path and of_the_engine_alone(helper):
+            continue
+        return False
+    return True
