@@ -53,7 +53,7 @@ def of_the_engine_alone(path: Path) -> bool:
         return False
     for name in imported(path):
         top = name.split(".")[0]
-        if top in sys.stdlib_module_names or top in TEST_TOOLS or top == "__future__":
+        if top in sys.stdlib_module_names or top in TEST_TOOLS:
             continue
         if top == "companion":
             if _engine_module(name) is False:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from collections import OrderedDict
 from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 from vision import synthetic
@@ -22,6 +23,8 @@ def drawn_once(
     scenes: OrderedDict[str, synthetic.SyntheticScene] = OrderedDict()
 
     def scene(*args: Any, **options: Any) -> synthetic.SyntheticScene:
+        if not all(map(_plain, (*args, *options.values()))):
+            return draw(*args, **options)  # told apart by more than its text, say an array
         key = repr((args, sorted(options.items())))
         if key in scenes:
             scenes.move_to_end(key)
@@ -35,3 +38,11 @@ def drawn_once(
         )
 
     return scene
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is told apart from any other by its ``repr``: numbers, text,
+    None, enum members and tuples of them."""
+    if isinstance(value, tuple):
+        return all(map(_plain, value))
+    return value is None or isinstance(value, (int, float, str, Enum))

@@ -28,6 +28,9 @@ def test_a_scene_asked_again_is_the_same_and_drawn_once() -> None:
     assert len(drawn) == 1
     assert np.all(again.frame == 1) and again.label == {}
     assert np.all(scene(1, "ur").frame == 2)  # other options, another scene
+    scene(1, "ur", felt=np.array([1, 2]))
+    scene(1, "ur", felt=np.array([1, 2]))
+    assert len(drawn) == 4  # an array's repr may not tell it: drawn each time
 
 
 def test_the_scene_longest_unasked_is_drawn_again() -> None:
