@@ -41,7 +41,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     library pinned there is theirs (engine_alone.py)."""
     if os.environ.get("COMPANION_PINNED_RUN") != "1":
         return
-    left = [item for item in items if of_the_engine_alone(item.path)]
+    kept: list[pytest.Item] = []
+    left: list[pytest.Item] = []
+    for item in items:
+        (left if of_the_engine_alone(item.path) else kept).append(item)
     if left:
         config.hook.pytest_deselected(items=left)
-        items[:] = [item for item in items if not of_the_engine_alone(item.path)]
+        items[:] = kept

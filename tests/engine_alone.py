@@ -15,17 +15,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 ENGINE = ROOT / "companion"
-# The engine's own modules, as test_architecture.py keeps them: not the device, nor the
-# command line and the application modules, which reach the camera and the device.
-NOT_ENGINE = (ENGINE / "device", ENGINE / "cli.py", ENGINE / "vision_cli.py", ENGINE / "demo.py")
+DEVICE = ENGINE / "device"
+COMMAND = ENGINE / "cli.py"  # the composition root: reaches the device, lazily
+# Application modules: the camera wired to the games (vision imported lazily), and the
+# text demo, which asks the device's board knowledge what each piece could try.
+APPLICATION = {"vision_cli.py", "demo.py"}
+# The engine's own modules, which test_architecture.py keeps free of the device, the
+# camera pipeline and their libraries.
+ENGINE_MODULES = sorted(
+    p
+    for p in ENGINE.rglob("*.py")
+    if DEVICE not in p.parents and p != COMMAND and p.name not in APPLICATION
+)
+_ENGINE_FILES = frozenset(ENGINE_MODULES)
 TEST_TOOLS = {"pytest", "hypothesis", "royalur", "_pytest"}
 
 
-def imported(path: Path) -> set[str]:
-    """Every module ``path`` imports, at any depth of its code; ``from a import b`` names
-    both ``a`` and ``a.b`` (``b`` may be a module)."""
+def imported(tree: ast.Module) -> set[str]:
+    """Every module the parsed module ``tree`` imports, at any depth of its code; ``from a
+    import b`` names both ``a`` and ``a.b`` (``b`` may be a module)."""
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -34,13 +44,24 @@ def imported(path: Path) -> set[str]:
     return names
 
 
+def _starts_python(tree: ast.Module) -> bool:
+    """Whether the code reads ``sys.executable`` (to start this environment's Python)."""
+    return any(
+        isinstance(node, ast.Attribute)
+        and node.attr == "executable"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "sys"
+        for node in ast.walk(tree)
+    )
+
+
 def _engine_module(name: str) -> bool | None:
     """Whether the project module ``name`` is of the engine (None: no such file, e.g.
     a class or function imported from a module)."""
     base = ROOT.joinpath(*name.split("."))
     for path in (base.with_suffix(".py"), base / "__init__.py"):
         if path.is_file():
-            return not any(path == part or part in path.parents for part in NOT_ENGINE)
+            return path in _ENGINE_FILES
     return None
 
 
@@ -49,9 +70,11 @@ def of_the_engine_alone(path: Path) -> bool:
     """Whether the test module (or test helper) at ``path`` imports only the standard
     library, the test tools, the engine and test helpers that do the same, and starts
     no Python of the environment it runs in (``sys.executable``: it may run anything)."""
-    if "sys.executable" in path.read_text(encoding="utf-8"):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = imported(tree)
+    if _starts_python(tree) or "sys.executable" in names:
         return False
-    for name in imported(path):
+    for name in names:
         top = name.split(".")[0]
         if top in sys.stdlib_module_names or top in TEST_TOOLS:
             continue

@@ -7,16 +7,11 @@ import ast
 from pathlib import Path
 
 import pytest
+from engine_alone import COMMAND, DEVICE, ENGINE_MODULES, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-ENGINE = ROOT / "companion"
-DEVICE = ENGINE / "device"
 HARDWARE = ROOT / "hardware"
 FORBIDDEN = {"vision", "hardware", "cv2", "gpiozero", "luma", "picamera2", "numpy", "PIL"}
 LAZY_ONLY = {"picamera2", "gpiozero", "luma.oled"}  # imported inside functions only
-# Application modules: the camera wired to the games (vision imported lazily), and the
-# text demo, which asks the device's board knowledge what each piece could try.
-APPLICATION = {"vision_cli.py", "demo.py"}
 
 
 def imported_modules(path: Path, *, depth: int = 1) -> set[str]:
@@ -39,14 +34,6 @@ def module_level_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
     return names
-
-
-COMMAND = ENGINE / "cli.py"  # the composition root: reaches the device, lazily
-ENGINE_MODULES = sorted(
-    p
-    for p in ENGINE.rglob("*.py")
-    if DEVICE not in p.parents and p != COMMAND and p.name not in APPLICATION
-)
 
 
 def test_the_command_line_imports_the_device_only_when_asked() -> None:

@@ -32,5 +32,7 @@ def test_a_test_that_starts_this_environments_python_is_not(tmp_path: Path) -> N
     module = tmp_path / "test_started.py"
     module.write_text("import subprocess, sys\nsubprocess.run([sys.executable, '-V'])\n")
     assert not of_the_engine_alone(module)
+    module.write_text("from subprocess import run\nfrom sys import executable\nrun([executable])\n")
+    assert not of_the_engine_alone.__wrapped__(module)
     module.write_text("import subprocess\nsubprocess.run(['bash', '-n', 'x.sh'])\n")
     assert of_the_engine_alone.__wrapped__(module)

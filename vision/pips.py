@@ -267,6 +267,7 @@ def count_pips(
     die = _Die(
         outline,
         top,
+        _eroded(top, CORE_INSET_MM * px_per_mm),
         _PipBounds.of_die(side_mm),
         px_per_mm,
         side_mm * px_per_mm * camera_height_mm / (camera_height_mm - side_mm),
@@ -286,6 +287,7 @@ class _Die:
 
     outline: Mask  # filled, in the crop
     top: Mask  # where perspective puts the top face (see ``top_face``)
+    top_core: Mask  # the top face less CORE_INSET_MM all round
     bounds: _PipBounds
     px_per_mm: float
     top_side_px: float  # the top face's side as the outline tells it, seen nearer
@@ -300,17 +302,16 @@ def _count_on(lab: NDArray[np.float32], die: _Die) -> tuple[PipCount, float]:
     if region is None:
         return PipCount(None, 0.0, lying_flat=False), 0.0
     share = np.count_nonzero(region) / die.top_side_px**2
-    top = _eroded(die.top, CORE_INSET_MM * die.px_per_mm)
     core = _eroded(region, CORE_INSET_MM * die.px_per_mm)
     if share < WHOLE_FACE_SHARE:
         # The region stops short of the face (a reflection, a shade): its core is not the
         # face's, and the top face as the outline puts it is core too. A glossy black 5,
         # its region 0.49 of its face, left out its three bright corner pips and read 1.
-        core = np.maximum(core, top)
+        core = np.maximum(core, die.top_core)
     face = _Face(
         region,
         core,
-        top,
+        die.top_core,
         signed_contrast(lab, region),
         die.px_per_mm,
         die.bounds.pitch_mm,
