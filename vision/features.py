@@ -117,16 +117,19 @@ def face_band(frame: Image, blob: Blob, px_per_mm: float) -> tuple[float, float]
 
 def _longest_run(close: NDArray[np.bool_]) -> tuple[int, int]:
     """The longest run of consecutive rows close to one same row (each column of ``close``):
-    its first row and its length."""
-    best = (0, 0)
-    for column in close.T:
-        edges = np.diff(np.concatenate(([0], column.astype(np.int8), [0])))
-        starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
-        if len(starts):
-            longest = int((ends - starts).argmax())
-            if ends[longest] - starts[longest] > best[1]:
-                best = (int(starts[longest]), int(ends[longest] - starts[longest]))
-    return best
+    its first row and its length; of runs as long, the first column's first."""
+    # Each column as a row framed by zeros: a run opens at +1 and closes at -1, and
+    # np.nonzero lists both column by column, in order, so the i-th opening and the i-th
+    # closing are one run's (one Python loop per column took a frame of sticks 1.7 ms).
+    framed = np.zeros((close.shape[1], close.shape[0] + 2), np.int8)
+    framed[:, 1:-1] = close.T
+    steps = np.diff(framed, axis=1)
+    openings = np.nonzero(steps == 1)[1]
+    lengths = np.nonzero(steps == -1)[1] - openings
+    if not len(lengths):
+        return 0, 0
+    longest = int(lengths.argmax())
+    return int(openings[longest]), int(lengths[longest])
 
 
 def _hue(red_green: float, yellow_blue: float) -> float:
