@@ -157,6 +157,12 @@ def add_vision_commands(commands: Any) -> None:
         "fading its pips where it is brightest",
     )
     evaluate.add_argument(
+        "--grounded-shadows",
+        action="store_true",
+        help="with --synthetic: every shadow cast from its implement's own outline, as an "
+        "implement resting on the floor casts it, with no unshadowed band around it",
+    )
+    evaluate.add_argument(
         "--resolution",
         type=float,
         metavar="FACTOR",
@@ -667,6 +673,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                 d4_hand=None if args.d4_hand is None else Hand(args.d4_hand),
                 dice_of_felt=args.dice_of_felt,
                 d6_glare=args.d6_glare,
+                grounded_shadows=args.grounded_shadows,
             )
         except ValueError as error:  # a kit with no room on the floor asked for
             _drawn_away(args.folder)
@@ -678,12 +685,14 @@ def _evaluate(args: argparse.Namespace) -> int:
         or args.d4_hand
         or args.dice_of_felt
         or args.d6_glare
+        or args.grounded_shadows
         or args.kit
         or args.resolution is not None
     ):
         raise VisionSetupError(
             "--d4-edge-mm, --d6-side-mm, --d4-font, --d4-hand, --dice-of-felt, --d6-glare, "
-            "--kit and --resolution draw generated throws: give --synthetic N too"
+            "--grounded-shadows, --kit and --resolution draw generated throws: give "
+            "--synthetic N too"
         )
     if args.mistakes is not None:
         _made_folder(args.mistakes, "the pictures of mistakes")

@@ -259,12 +259,12 @@ def test_evaluate_generates_d4s_in_the_font_asked_for(
 
 
 def _generated_with_and_without(
-    tmp_path: Path, option: str, *, count: int, seed: int
+    tmp_path: Path, option: str, *, count: int, seed: int, kit: str = "modern"
 ) -> tuple[Path, Path]:
-    """The same throws of two d6s generated twice by ``evaluate``: as always, then with
-    ``option``."""
+    """The same throws of ``kit`` (two d6s) generated twice by ``evaluate``: as always,
+    then with ``option``."""
     plain, changed = tmp_path / "plain", tmp_path / "changed"
-    args = ["--synthetic", str(count), "--seed", str(seed), "--kit", "modern", "--json"]
+    args = ["--synthetic", str(count), "--seed", str(seed), "--kit", kit, "--json"]
     assert main(["vision", "evaluate", str(plain), *args]) == 0
     assert main(["vision", "evaluate", str(changed), *args, option]) == 0
     return plain, changed
@@ -312,6 +312,36 @@ def test_evaluate_generates_dice_under_a_lamps_reflection_when_asked(
         assert not differs.any()
     assert lit
     assert main(["vision", "evaluate", str(glossy_set), "--d6-glare"]) == 2
+    assert "give --synthetic N too" in capsys.readouterr().err
+
+
+def test_evaluate_generates_shadows_cast_from_the_implements_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A d4's faces are pasted with the camera's blur along their outline, which changes
+    # the felt a pixel or two beyond it: as drawn by default, a band the shadow leaves.
+    plain_set, grounded_set = _generated_with_and_without(
+        tmp_path, "--grounded-shadows", count=3, seed=5, kit="ur-nostick"
+    )
+    capsys.readouterr()
+    shaded = 0
+    for line in (grounded_set / "labels.jsonl").read_text().splitlines():
+        label = json.loads(line)
+        grounded = read_image(grounded_set / label["image"]).astype(int)
+        plain = read_image(plain_set / label["image"]).astype(int)
+        differs = np.any(grounded != plain, axis=2)
+        assert np.all(grounded[differs] <= plain[differs])  # only darker
+        beside = np.zeros_like(differs)
+        for item in label["objects"]:  # the band just round each die, not the die
+            x0, y0, x1, y1 = item["bbox"]
+            beside[max(0, y0 - 3) : y1 + 3, max(0, x0 - 3) : x1 + 3] = True
+            if "base" in item:  # a d4 lying flat: its base's middle is far inside it
+                x, y = (round(v) for v in np.mean(item["base"], axis=0))
+                assert not differs[y - 4 : y + 5, x - 4 : x + 5].any()
+        assert not (differs & ~beside).any()
+        shaded += int(differs.sum())
+    assert shaded
+    assert main(["vision", "evaluate", str(grounded_set), "--grounded-shadows"]) == 2
     assert "give --synthetic N too" in capsys.readouterr().err
 
 

@@ -97,9 +97,11 @@ class _Canvas:
         dice_of_felt: bool = False,
         *,
         d6_glare: bool = False,
+        grounded_shadows: bool = False,
     ) -> None:
         self.rng = rng
         self.d6_glare = d6_glare
+        self.grounded_shadows = grounded_shadows
         self.d4_hand = d4_hand
         self.dice_of_felt = dice_of_felt
         self.resolution = resolution  # picture pixels per pixel of the development set's
@@ -122,6 +124,7 @@ class _Canvas:
             self.felt, tray = _shared_tray(tray_seed, markers, felt, floor_mm, resolution)
             self.image = tray.copy()
         self.shadows = np.zeros(self.image.shape[:2], np.float32)
+        self.outlines = np.zeros(self.image.shape[:2], np.uint8)  # where implements lie
         self.set_edge_mm: float | None = None  # the binary d4s' edge, once one is drawn
 
     def die_body(self) -> tuple[int, int, int]:
@@ -181,15 +184,27 @@ class _Canvas:
         return np.asarray(box, np.int32)
 
     def shadow(self, polygon: NDArray[np.int32]) -> None:
+        """The shadow of an implement whose outline is ``polygon``."""
         offset = np.array([round(self.pixels(6)), round(self.pixels(8))], np.int32)
         cv2.fillPoly(self.shadows, [polygon + offset], 1.0)
+        self.covers(polygon)
+
+    def covers(self, polygon: NDArray[np.int32]) -> None:
+        """Where an implement lies (its shadow's outline, or more: a d6's top face,
+        moved by perspective, reaches past its footprint)."""
+        if self.grounded_shadows:
+            cv2.fillPoly(self.outlines, [polygon], 1)
 
     def finish(self, empty: Image) -> tuple[Image, Image]:
         soft = cv2.GaussianBlur(self.shadows, (0, 0), self.pixels(4))
         # Shadows fall on the felt beside an implement, not on its lit top: where any
         # channel differs from the empty tray's (the channels' differences summed).
-        drawn_on = cv2.transform(cv2.absdiff(self.image, empty), np.ones((1, 3)))
-        soft[drawn_on > 0] = 0.0
+        lit = cv2.transform(cv2.absdiff(self.image, empty), np.ones((1, 3))) > 0
+        if self.grounded_shadows:
+            # ... within its outline: its blurred edge also changes the felt a pixel or
+            # two beyond it, which would stay unshadowed, a band that outlines it.
+            lit &= self.outlines > 0
+        soft[lit] = 0.0
         frame = self.image.astype(np.float32)
         frame *= 1 - 0.35 * soft[..., None]
         noise = np.random.default_rng(self.rng.randrange(2**31)).normal(0, 2, frame.shape)
@@ -295,6 +310,7 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
     top_centre = (place[0] + lift[0], place[1] + lift[1])
     top = canvas.rectangle(top_centre, size, place[2])
     outline = np.asarray(cv2.convexHull(np.vstack([polygon, top])), np.int32)
+    canvas.covers(outline)
     cv2.fillPoly(canvas.image, [outline], tuple(int(c * 0.6) for c in body))
     # Squeezed pips on the sides, near the footprint's corners: 3 pixels either side of
     # their centre on a die of 16.5 mm, in proportion on others.
@@ -746,6 +762,7 @@ def scene(
     d4_hand: Hand | None = None,
     dice_of_felt: bool = False,
     d6_glare: bool = False,
+    grounded_shadows: bool = False,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -765,7 +782,10 @@ def scene(
     the hand of every d4's numbering (``Hand``: a set's dice share one), else either at random;
     ``dice_of_felt`` paints every die in the felt's colour (seen by its shading, its marks
     and the texture it hides); ``d6_glare`` puts a lamp's reflection on every d6's top
-    face (see ``GLARE_SPREAD``).
+    face (see ``GLARE_SPREAD``); ``grounded_shadows`` casts each shadow from the
+    implement's own outline, as an implement resting on the floor casts it (otherwise a
+    band of unshadowed felt a pixel or two wide outlines it, where its blurred edge
+    changed the felt; drawn so, the suite's seeds read as they always have).
     """
     _check_options(d4_font, floor_mm, look, resolution)
 
@@ -783,6 +803,7 @@ def scene(
             d4_hand,
             dice_of_felt,
             d6_glare=d6_glare,
+            grounded_shadows=grounded_shadows,
         )
         empty = canvas.image.copy()
         drawn_look = rng.choice(list(LOOKS))  # drawn even when chosen: the rest stays
@@ -982,6 +1003,7 @@ def write_set(
     d4_hand: Hand | None = None,
     dice_of_felt: bool = False,
     d6_glare: bool = False,
+    grounded_shadows: bool = False,
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``:
     throws of ``kits``, each drawn at random (see :func:`scene` for the options)."""
@@ -1008,6 +1030,7 @@ def write_set(
             d4_hand=d4_hand,
             dice_of_felt=dice_of_felt,
             d6_glare=d6_glare,
+            grounded_shadows=grounded_shadows,
         )
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)
