@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from companion.cli import main
 from vision.synthetic import PX_PER_MM, scene, write_set
@@ -270,6 +272,18 @@ def _generated_with_and_without(
     return plain, changed
 
 
+def _pictures_changed(
+    plain_set: Path, changed_set: Path
+) -> Iterator[tuple[dict[str, Any], NDArray[np.int_], NDArray[np.int_], NDArray[np.bool_]]]:
+    """Per throw of the two sets: its label, its picture with the option and without (as
+    ints), and where they differ."""
+    for line in (changed_set / "labels.jsonl").read_text().splitlines():
+        label = json.loads(line)
+        changed = read_image(changed_set / label["image"]).astype(int)
+        plain = read_image(plain_set / label["image"]).astype(int)
+        yield label, changed, plain, np.any(changed != plain, axis=2)
+
+
 def test_evaluate_generates_dice_of_the_felts_colour_when_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -299,11 +313,7 @@ def test_evaluate_generates_dice_under_a_lamps_reflection_when_asked(
     matt_set, glossy_set = _generated_with_and_without(tmp_path, "--d6-glare", count=3, seed=4)
     capsys.readouterr()
     lit = 0
-    for line in (glossy_set / "labels.jsonl").read_text().splitlines():
-        label = json.loads(line)
-        glossy = read_image(glossy_set / label["image"]).astype(int)
-        matt = read_image(matt_set / label["image"]).astype(int)
-        differs = np.any(glossy != matt, axis=2)
+    for label, glossy, matt, differs in _pictures_changed(matt_set, glossy_set):
         assert np.all(glossy[differs] >= matt[differs])  # only lighter
         for item in label["objects"]:  # within the dice alone
             x0, y0, x1, y1 = item["bbox"]
@@ -325,11 +335,7 @@ def test_evaluate_generates_shadows_cast_from_the_implements_when_asked(
     )
     capsys.readouterr()
     shaded = 0
-    for line in (grounded_set / "labels.jsonl").read_text().splitlines():
-        label = json.loads(line)
-        grounded = read_image(grounded_set / label["image"]).astype(int)
-        plain = read_image(plain_set / label["image"]).astype(int)
-        differs = np.any(grounded != plain, axis=2)
+    for label, grounded, plain, differs in _pictures_changed(plain_set, grounded_set):
         assert np.all(grounded[differs] <= plain[differs])  # only darker
         beside = np.zeros_like(differs)
         for item in label["objects"]:  # the band just round each die, not the die
