@@ -44,9 +44,10 @@ def imported(tree: ast.Module) -> set[str]:
     return names
 
 
-def _starts_python(tree: ast.Module) -> bool:
-    """Whether the code reads ``sys.executable`` (to start this environment's Python)."""
-    return any(
+def _starts_python(tree: ast.Module, names: set[str]) -> bool:
+    """Whether the code (``names``: what it imports) reads ``sys.executable``, to start
+    this environment's Python: imported from ``sys``, or read from it."""
+    return "sys.executable" in names or any(
         isinstance(node, ast.Attribute)
         and node.attr == "executable"
         and isinstance(node.value, ast.Name)
@@ -72,7 +73,7 @@ def of_the_engine_alone(path: Path) -> bool:
     no Python of the environment it runs in (``sys.executable``: it may run anything)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names = imported(tree)
-    if _starts_python(tree) or "sys.executable" in names:
+    if _starts_python(tree, names):
         return False
     for name in names:
         top = name.split(".")[0]

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from engine_alone import COMMAND, DEVICE, ENGINE_MODULES, ROOT
+from engine_alone import COMMAND, DEVICE, ENGINE_MODULES, ROOT, imported
 
 HARDWARE = ROOT / "hardware"
 FORBIDDEN = {"vision", "hardware", "cv2", "gpiozero", "luma", "picamera2", "numpy", "PIL"}
@@ -15,14 +15,9 @@ LAZY_ONLY = {"picamera2", "gpiozero", "luma.oled"}  # imported inside functions 
 
 
 def imported_modules(path: Path, *, depth: int = 1) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(".".join(alias.name.split(".")[:depth]) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(".".join(node.module.split(".")[:depth]))
-    return names
+    """Every module ``path`` imports, at any depth of its code, cut to ``depth`` parts."""
+    names = imported(ast.parse(path.read_text(encoding="utf-8")))
+    return {".".join(name.split(".")[:depth]) for name in names}
 
 
 def module_level_imports(path: Path) -> set[str]:

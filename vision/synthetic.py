@@ -101,7 +101,6 @@ class _Canvas:
     ) -> None:
         self.rng = rng
         self.d6_glare = d6_glare
-        self.grounded_shadows = grounded_shadows
         self.d4_hand = d4_hand
         self.dice_of_felt = dice_of_felt
         self.resolution = resolution  # picture pixels per pixel of the development set's
@@ -124,7 +123,8 @@ class _Canvas:
             self.felt, tray = _shared_tray(tray_seed, markers, felt, floor_mm, resolution)
             self.image = tray.copy()
         self.shadows = np.zeros(self.image.shape[:2], np.float32)
-        self.outlines = np.zeros(self.image.shape[:2], np.uint8)  # where implements lie
+        # Where the implements lie, kept for shadows cast from their outlines alone.
+        self.outlines = np.zeros(self.image.shape[:2], np.uint8) if grounded_shadows else None
         self.set_edge_mm: float | None = None  # the binary d4s' edge, once one is drawn
 
     def die_body(self) -> tuple[int, int, int]:
@@ -192,7 +192,7 @@ class _Canvas:
     def covers(self, polygon: NDArray[np.int32]) -> None:
         """Where an implement lies (its shadow's outline, or more: a d6's top face,
         moved by perspective, reaches past its footprint)."""
-        if self.grounded_shadows:
+        if self.outlines is not None:
             cv2.fillPoly(self.outlines, [polygon], 1)
 
     def finish(self, empty: Image) -> tuple[Image, Image]:
@@ -200,7 +200,7 @@ class _Canvas:
         # Shadows fall on the felt beside an implement, not on its lit top: where any
         # channel differs from the empty tray's (the channels' differences summed).
         lit = cv2.transform(cv2.absdiff(self.image, empty), np.ones((1, 3))) > 0
-        if self.grounded_shadows:
+        if self.outlines is not None:
             # ... within its outline: its blurred edge also changes the felt a pixel or
             # two beyond it, which would stay unshadowed, a band that outlines it.
             lit &= self.outlines > 0
