@@ -13,9 +13,10 @@ dice are told apart by what may make their fit slip:
 - how far the die's colour is from the felt's (Lab distance of their medians inside the
   drawn base): a die of the felt's colour shows its faces only by their shading.
 
-Run: ``.venv/bin/python -m benchmarks.d4_fit [--scenes 150] [--seed 0] [--json]``: that
-many throws of four binary d4s and as many of a lone numbered d4, from ``--seed`` on.
-About 80 seconds for the default 300 throws on one core.
+Run: ``.venv/bin/python -m benchmarks.d4_fit [--scenes 150] [--seed 0] [--grounded-shadows]
+[--json]``: that many throws of four binary d4s and as many of a lone numbered d4, from
+``--seed`` on, their shadows drawn reaching the dice with ``--grounded-shadows``. About 80
+seconds for the default 300 throws on one core.
 """
 
 from __future__ import annotations
@@ -61,16 +62,19 @@ class FittedDie:
         return self.felt_distance < FELT_LIKE
 
 
-def fitted_dice(seeds: range, kits: tuple[str, ...] = KITS) -> Iterator[FittedDie]:
+def fitted_dice(
+    seeds: range, kits: tuple[str, ...] = KITS, *, grounded_shadows: bool = False
+) -> Iterator[FittedDie]:
     """Every d4 of the generated throws of ``kits`` (one of each kit per seed) that lies
-    whole in a blob of its own, fitted as the reader fits a throw's dice (together)."""
+    whole in a blob of its own, fitted as the reader fits a throw's dice (together);
+    ``grounded_shadows``: drawn with shadows that reach the dice (``vision.synthetic``)."""
     for seed in seeds:
         for kit in kits:
-            yield from _scene_dice(seed, kit)
+            yield from _scene_dice(seed, kit, grounded_shadows)
 
 
-def _scene_dice(seed: int, kit: str) -> Iterator[FittedDie]:
-    made = scene(seed, kit)
+def _scene_dice(seed: int, kit: str, grounded_shadows: bool) -> Iterator[FittedDie]:
+    made = scene(seed, kit, grounded_shadows=grounded_shadows)
     tray = calibrate(made.empty)
     if tray.scale != 1.0 or tray.keystone is not None:
         return  # the labels are picture pixels; the fit works in the working frame
@@ -162,12 +166,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--scenes", type=int, default=150, help="throws of each kit")
     parser.add_argument("--seed", type=int, default=0, help="the first throw's seed")
+    parser.add_argument(
+        "--grounded-shadows", action="store_true", help="shadows drawn reaching the dice"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.scenes < 1:
         parser.error("--scenes must be at least 1")
     cv2.setNumThreads(1)
-    dice = list(fitted_dice(range(args.seed, args.seed + args.scenes)))
+    seeds = range(args.seed, args.seed + args.scenes)
+    dice = list(fitted_dice(seeds, grounded_shadows=args.grounded_shadows))
     table = summary(dice)
     worst = sorted(dice, key=lambda die: -die.error_mm)[:10]
     if args.json:
