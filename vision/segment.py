@@ -893,8 +893,10 @@ def _least_area(blob: Blob) -> float:
 
 def _compared(values: NDArray[np.float32], comparison: int, level: float) -> Mask:
     """255 where ``values`` compare with ``level`` as ``comparison`` (``cv2.CMP_GT``...)
-    says, else 0: OpenCV makes the mask in a third of numpy's time."""
-    return np.asarray(cv2.compare(values, np.array([level]), comparison), np.uint8)
+    says, else 0: OpenCV makes the mask in a third of numpy's time. The level is given as
+    float32, the values' type, as numpy compares them: OpenCV 5.1 compares float32 values
+    with a float64 level as float64, and values lying on the level fell on its other side."""
+    return np.asarray(cv2.compare(values, np.array([level], np.float32), comparison), np.uint8)
 
 
 def _shrunk(image: Image) -> Image:
