@@ -77,6 +77,7 @@ class Judged:
     corners: list[Scores | None]
     top_numerals: int  # how many top numerals were sharp enough to read
     edge: float = float("inf")  # the die's edge, picture pixels
+    by_reader: int | None = None  # the value the reader itself read (None: refused)
 
     def read(self, rules: ReadingRules = RULES) -> int | None:
         seen = self.top_numerals
@@ -97,12 +98,15 @@ class _Recorder:
         thrown = None if self.scene is None else _thrown(self.scene)
         numerals = die_numerals(frame, tetra)
         apex = _mean_scores(numerals.apex, prepared)
+        reading = _read_prepared(numerals, prepared, hand)
         if self.scene is not None and thrown is not None and apex is not None:
             corners = [_mean_scores(patches, prepared) for patches in numerals.base]
             image = self.scene.image.name
             seen, edge = numerals.sharp_apex, numerals.edge
-            self.found.append(Judged(self.folder, image, thrown, apex, corners, seen, edge))
-        return _read_prepared(numerals, prepared, hand)
+            self.found.append(
+                Judged(self.folder, image, thrown, apex, corners, seen, edge, reading.value)
+            )
+        return reading
 
 
 def judgements(folder: Path, profile: Profile) -> list[Judged]:
