@@ -133,9 +133,9 @@ def add_vision_commands(commands: Any) -> None:
         )
     evaluate.add_argument(
         "--d4-font",
-        choices=("sans", "script", "light"),
+        choices=("sans", "script", "light", "stroke"),
         help="with --synthetic: the font family of the generated d4s' numerals (default sans,"
-        " the one the shipped profile learned)",
+        " the one the shipped profile learned; stroke: thin strokes it never learned)",
     )
     evaluate.add_argument(
         "--d4-hand",

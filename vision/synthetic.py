@@ -394,10 +394,30 @@ def _glint(canvas: _Canvas, top: NDArray[np.int32], edge: int) -> None:
 # family: the shipped profile learned "sans" (and the development set's dice); the others
 # measure how it reads dice it never saw. (OpenCV's other Hershey fonts and its italic flag
 # draw the digits of "sans".)
+# OpenCV 5 draws every Hershey font as one sans-serif family (its script and light as
+# "sans", thinner or not): "stroke" is drawn by the generator itself, the same under every
+# OpenCV, in thin strokes as OpenCV 4's Hershey font draws them (a flat-topped 3, a 1 with
+# a flag), numerals the shipped glyphs never learned.
+STROKE_FONT = -1
 D4_FONTS = {
     "sans": ((cv2.FONT_HERSHEY_SIMPLEX, 2), (cv2.FONT_HERSHEY_DUPLEX, 2)),
     "script": ((cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 2), (cv2.FONT_HERSHEY_SCRIPT_COMPLEX, 2)),
     "light": ((cv2.FONT_HERSHEY_SIMPLEX, 1), (cv2.FONT_HERSHEY_DUPLEX, 1)),
+    "stroke": ((STROKE_FONT, 2), (STROKE_FONT, 3)),
+}
+# The stroke font's numerals as polylines in a box one unit tall and 0.6 wide (y down).
+_STROKES: dict[str, tuple[tuple[tuple[float, float], ...], ...]] = {
+    "1": (((0.15, 0.2), (0.35, 0.08), (0.4, 0.0), (0.4, 1.0)),),
+    "2": (
+        ((0.02, 0.24), (0.06, 0.1), (0.17, 0.02), (0.3, 0.0), (0.43, 0.02), (0.54, 0.1)),
+        ((0.54, 0.1), (0.58, 0.24), (0.54, 0.38), (0.02, 1.0), (0.6, 1.0)),
+    ),
+    "3": (
+        ((0.04, 0.0), (0.56, 0.0), (0.26, 0.38), (0.36, 0.38), (0.48, 0.43), (0.56, 0.53)),
+        ((0.56, 0.53), (0.6, 0.68), (0.56, 0.84), (0.45, 0.96), (0.3, 1.0), (0.14, 0.97)),
+        ((0.14, 0.97), (0.02, 0.88)),
+    ),
+    "4": (((0.44, 1.0), (0.44, 0.0), (0.0, 0.68), (0.62, 0.68)),),
 }
 D4_TEXTURE = 144  # pixels of a face's side when its numerals are painted
 D4_LIGHT = np.array([-0.4, -0.5, 0.77])  # direction towards the light (x right, y down, z up)
@@ -636,9 +656,12 @@ def _face_numeral(
     size = 64
     stamp = np.zeros((size, size), np.uint8)
     face, stroke = font
-    (width, tall), _ = cv2.getTextSize(text, face, 1.0, stroke)
-    origin = ((size - width) // 2, (size + tall) // 2)
-    cv2.putText(stamp, text, origin, face, 1.0, 255, stroke, cv2.LINE_AA)
+    if face == STROKE_FONT:
+        tall = _stroked(stamp, text, stroke)
+    else:
+        (width, tall), _ = cv2.getTextSize(text, face, 1.0, stroke)
+        origin = ((size - width) // 2, (size + tall) // 2)
+        cv2.putText(stamp, text, origin, face, 1.0, 255, stroke, cv2.LINE_AA)
     up = towards - at
     turn = float(np.degrees(np.arctan2(up[0], -up[1])))
     scale = 0.19 * D4_TEXTURE / tall
@@ -648,6 +671,18 @@ def _face_numeral(
     e = texture.shape[0]
     weight = cv2.warpAffine(stamp, matrix, (e, e)).astype(np.float32)[..., None] / 255
     texture[...] = texture * (1 - weight) + np.asarray(ink, np.float32) * weight
+
+
+def _stroked(stamp: NDArray[np.uint8], text: str, stroke: int) -> int:
+    """``text`` drawn in the stroke font in the middle of ``stamp``; returns its height."""
+    tall = 24
+    left, top = (stamp.shape[1] - 0.6 * tall) / 2, (stamp.shape[0] - tall) / 2
+    shift = 4  # sub-pixel bits, so that the strokes land between pixels as drawn
+    for line in _STROKES[text]:
+        points = [(left + x * tall, top + y * tall) for x, y in line]
+        fixed = np.round(np.asarray(points) * (1 << shift)).astype(np.int32)
+        cv2.polylines(stamp, [fixed], False, 255, stroke, cv2.LINE_AA, shift)
+    return tall
 
 
 def _paste_face(
