@@ -151,6 +151,9 @@ class D4Reading:
     hand: Hand | None = None  # the hand its numerals tell by themselves, when they do
     with_hand: bool = False  # read only with the hand of the d4 in play
     other_hand: bool = False  # unread, and fits the other hand far better than the one in play
+    # How well its numerals fit the glyphs: the best numbering's mean correlation per
+    # numeral read (the top's and each base corner's); see vision.font.
+    familiarity: float | None = None
 
 
 @dataclass(frozen=True)
@@ -422,8 +425,11 @@ def judged(
     are not this die's. A die whose numerals fit the other hand far better is not the die
     in play (``other_hand``): the hand must be forgotten, as it would read that die wrong."""
     told = _stories(apex, corners)
+    familiarity = told[0].score / (1 + sum(corner is not None for corner in corners))
     free = replace(
-        _judged_numbering(apex, corners, told, rules, top_numerals, edge), hand=_told_hand(told)
+        _judged_numbering(apex, corners, told, rules, top_numerals, edge),
+        hand=_told_hand(told),
+        familiarity=familiarity,
     )
     if free.value is not None or hand is None:
         return free
@@ -433,7 +439,9 @@ def judged(
     if max(apex.values()) < rules.faint_apex_score or _lead(own)[1] < HAND_STORY_MARGIN:
         return free
     again = _judged_numbering(apex, corners, own, rules, top_numerals, edge, hand)
-    return replace(again, with_hand=True) if again.value is not None else free
+    if again.value is None:
+        return free
+    return replace(again, with_hand=True, familiarity=familiarity)
 
 
 HAND_TOLD = 0.02  # a numbering's lead over the best of the other hand that tells its hand

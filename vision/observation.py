@@ -38,6 +38,7 @@ class Reason(StrEnum):
     UNKNOWN_OBJECT = "unknown-object"
     UNCLEAR = "unclear"
     UNKNOWN_FACE = "unknown-face"
+    UNKNOWN_NUMERALS = "unknown-numerals"
     EMPTY = "empty"
     UNLIKE_TRAY = "unlike-tray"
 
@@ -58,6 +59,9 @@ _MESSAGES = {
     Reason.UNKNOWN_OBJECT: "something on the tray is not one of the implements",
     Reason.UNCLEAR: "a face cannot be read with enough confidence: throw again",
     Reason.UNKNOWN_FACE: "a face looks like no set the profile knows: enrol these implements",
+    Reason.UNKNOWN_NUMERALS: (
+        "this d4's numerals are of a font the profile does not know: enrol the d4"
+    ),
     Reason.EMPTY: "the tray is empty",
     Reason.UNLIKE_TRAY: (
         "most of the tray looks unlike the empty tray calibrated: if the tray, the light or "

@@ -18,6 +18,7 @@ import numpy as np
 from vision.align import Motion, follows
 from vision.binary_d4 import BinaryReading, read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
+from vision.font import FAMILIAR_LEVEL, FontInPlay
 from vision.hand import HandInPlay
 from vision.kit import Kit
 from vision.memory import keep_freed_memory
@@ -103,7 +104,9 @@ class Reader:
 
         ``learn_hand``: the frames are the throws of one game, in order; the hand of the d4
         in play, once its readings showed it, reads numerals that alone leave a throw
-        unread (``vision.hand``). Off for pictures taken apart from one another."""
+        unread (``vision.hand``), and a d4 whose numerals its readings show to be of a font
+        the glyphs do not know is refused, to be enrolled (``vision.font``). Off for
+        pictures taken apart from one another."""
         keep_freed_memory()  # frame after frame, the same large arrays: see vision.memory
         self.detail_numerals = detail_numerals
         self.calibrated = tray
@@ -112,6 +115,7 @@ class Reader:
         self.segmenter = Segmenter(tray)
         self._d4_glyphs = d4_templates(profile.glyphs)
         self.d4_in_play = HandInPlay() if learn_hand else None
+        self.d4_font = FontInPlay() if learn_hand else None
         self._knock: Motion | None = None  # the calibrated tray to self.tray
 
     def read(self, picture: Image, kit: Kit | None = None) -> Observation:
@@ -272,7 +276,9 @@ class Reader:
         self, frame: Image, die: _D4, tetra: Tetra, binary: bool, numerals_at: NumeralView
     ) -> Implement | Refusal:
         read = self._read_fitted_d4(frame, die, tetra, binary, numerals_at)
-        return read if isinstance(read, Implement) else self._not_read(frame, die, read)
+        if isinstance(read, Implement) or read.reason is Reason.UNKNOWN_NUMERALS:
+            return read  # a die read but of a font not known lies flat: enrolling mends it
+        return self._not_read(frame, die, read)
 
     def _read_fitted_d4(
         self, frame: Image, die: _D4, tetra: Tetra, binary: bool, numerals_at: NumeralView
@@ -291,6 +297,11 @@ class Reader:
         reading = read_d4(*numerals_at(tetra), self._d4_glyphs, hand)
         if in_play is not None:
             _learn_hand(in_play, reading, blob.box)
+        font = self.d4_font
+        if font is not None and reading.value is not None and reading.familiarity is not None:
+            font.told(reading.familiarity, blob.box)
+        if font is not None and font.unknown:
+            return Refusal(Reason.UNKNOWN_NUMERALS, blob.box, _unknown_font(font))
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
@@ -325,6 +336,13 @@ def _learn_hand(in_play: HandInPlay, reading: D4Reading, where: Box) -> None:
         in_play.forget()
     elif reading.value is not None and not reading.with_hand:
         in_play.told(reading.hand, where)
+
+
+def _unknown_font(font: FontInPlay) -> str:
+    return (
+        f"the last d4s read fit the profile's numerals by {font.familiarity:.2f} in the "
+        f"median, under the {FAMILIAR_LEVEL:.2f} of a font it knows"
+    )
 
 
 def _on_frame(frame: Image, tetra: Tetra) -> tuple[Image, Tetra]:

@@ -8,12 +8,17 @@ and feeds the frames (the tray emptied, then the throw lying still) to a
 thread read: a throw, or a refusal. Some throws can be scripted to go wrong (a stick on
 its edge, a hand over the tray) so that the refusal is seen too.
 
-Before the game the sticks are enrolled as a player would: a few throws with every
-stick marked face up, then plain face up (the guided enrolment of ``companion vision``).
+Before the game the sticks and the numbered d4 are enrolled as a player would: a few
+throws with every stick marked face up, then plain face up; the d4 lying flat with each
+value on top twice (the guided enrolments of ``companion vision`` and the device). The
+generator's numerals are OpenCV's font, which Raspberry Pi OS's OpenCV 4.6 draws as a
+stroke font the shipped glyphs never learned: a game's reader refuses such a d4 until it
+is enrolled (``vision.font``), as it would a player's.
 """
 
 from __future__ import annotations
 
+import itertools
 import queue
 import random
 from collections.abc import Callable, Iterator, Mapping
@@ -121,6 +126,17 @@ class ThrowPictures:
             d4_edge_mm=self.d4_edge_mm,
         )
 
+    def flat_d4(self, seed: int, value: int) -> Frame:
+        """A picture of the d4 alone with ``value`` on top, as enrolment asks for it."""
+        return self._scene(
+            seed,
+            "ur-nostick",
+            values=(value,),
+            tray_seed=self.tray_seed,
+            d4_font=self.d4_font,
+            d4_edge_mm=self.d4_edge_mm,
+        ).frame
+
     def frames(self, picture: Frame) -> list[Frame]:
         """The tray emptied, then the throw lying still long enough to be read."""
         # The first picture is seen moving (it differs from the one before); each reading
@@ -142,13 +158,16 @@ class ThrowPictures:
 
 
 def enrolled_profile(pictures: ThrowPictures) -> Profile:
-    """The sticks' faces learnt from throws with every stick marked, then plain, face up."""
+    """The sticks' faces learnt from throws with every stick marked, then plain, face up;
+    the numbered d4's numerals from pictures of it lying flat with each value on top."""
     from vision.guided import flat_examples
     from vision.observation import Kind
     from vision.profile import default_profile, enrol
     from vision.segment import Segmenter
     from vision.tray import calibrate
 
+    if pictures.kit in ("ur", "ur-nostick"):
+        return _with_d4_enrolled(pictures, default_profile())
     sticks = {"sticks4": 4, "sticks3": 3}.get(pictures.kit)
     if sticks is None:
         return default_profile()  # dice: pips are counted, no face to learn
@@ -159,6 +178,36 @@ def enrolled_profile(pictures: ThrowPictures) -> Profile:
         frame = pictures.draw(face * sticks).frame
         examples += flat_examples(frame, segmenter, Kind.STICK, face, pictures.look)
     return enrol("generated", examples)
+
+
+D4_ENROLMENT = (1, 2, 3, 4, 1, 2, 3, 4)  # the values asked, as the device asks them
+D4_ENROLMENT_SEEDS = 100_000  # its pictures' seeds: the game's pictures stay as they were
+D4_PICTURES_PER_VALUE = 6  # pictures drawn at most until the die is seen lying flat alone
+
+
+def _with_d4_enrolled(pictures: ThrowPictures, profile: Profile) -> Profile:
+    """``profile`` with the numerals of the d4 learnt as the device's guided enrolment
+    learns them; ``profile`` itself when the pictures do not teach them."""
+    from dataclasses import replace
+
+    from vision.dataset import d4s_in
+    from vision.errors import ProfileError
+    from vision.guided import learnt_glyphs
+    from vision.tray import calibrate
+
+    tray = calibrate(pictures.empty)
+    seeds = iter(range(D4_ENROLMENT_SEEDS, D4_ENROLMENT_SEEDS + 1000))
+    shown = []
+    for value in D4_ENROLMENT:
+        for seed in itertools.islice(seeds, D4_PICTURES_PER_VALUE):
+            seen = list(d4s_in(pictures.flat_d4(seed, value), tray))
+            if len(seen) == 1:
+                shown.append((value, seen[0]))
+                break
+    try:
+        return replace(profile, name="enrolled", glyphs=learnt_glyphs(shown, "enrolled"))
+    except ProfileError:
+        return profile
 
 
 class QueuedFrames:

@@ -189,6 +189,7 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "refusal-unknown-object": ("something else is on the tray", "un objet inconnu sur le plateau"),
     "refusal-unclear": ("a face is unclear: throw again", "une face illisible : relancez"),
     "refusal-unknown-face": ("sticks not known: enrol them", "bâtonnets inconnus : à apprendre"),
+    "refusal-unknown-numerals": ("d4 not known: enrol it", "d4 inconnu : à apprendre"),
     "refusal-empty": ("the tray is empty", "le plateau est vide"),
     "refusal-unlike-tray": ("tray changed: calibrate again", "plateau changé : recalibrez"),
     "problem": ("Problem", "Problème"),
