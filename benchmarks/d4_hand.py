@@ -78,7 +78,7 @@ def _reader(name: str, hand: Hand, throws: list[Throw]) -> Reader:
     if name.startswith("armed"):
         reader.d4_in_play = _armed(_OTHER[hand] if name == "armed wrong" else hand)
     elif name == "alone":
-        reader.d4_in_play = None
+        reader.d4_in_play = reader.d4_font = None  # each throw read by itself
     return reader
 
 

@@ -381,7 +381,11 @@ def _crop(frame: Image, blob: Blob, tray: Tray, painted: bool = False) -> _Crop:
     lab = lab_bytes.astype(np.float32)
     empty = tray.empty[y0:y1, x0:x1]
     change = _change(crop, empty)
-    unlike_floor = _unlike_floor(lab, cv2.cvtColor(empty, cv2.COLOR_BGR2LAB).astype(np.float32))
+    if painted:  # a binary d4's fit scores the floor by its evenness (see fit_tetras)
+        unlike_floor = np.zeros(change.shape, np.float32)
+    else:
+        empty_lab = cv2.cvtColor(empty, cv2.COLOR_BGR2LAB).astype(np.float32)
+        unlike_floor = _unlike_floor(lab, empty_lab)
     weight = _unpainted(lab_bytes, blob, (x0, y0)) if painted else None
     return _Crop(lab, change, unlike_floor, (float(x0), float(y0)), weight)
 
