@@ -11,9 +11,9 @@ import pytest
 from benchmarks.d4_font import measure
 from vision.font import FAMILIAR_LEVEL, FAMILIAR_WINDOW, FontInPlay
 from vision.kit import kit_named
-from vision.numerals import Glyph, Scores, judged
+from vision.numerals import Scores, judged
 from vision.observation import Box, Kind, Reason
-from vision.profile import Profile, default_profile
+from vision.profile import default_profile
 from vision.reader import Reader
 from vision.synthetic import scene, write_set
 from vision.tray import calibrate
@@ -75,25 +75,6 @@ def test_a_game_of_a_d4_whose_font_the_glyphs_never_learned_is_refused_to_be_enr
     assert reasons.count(Reason.UNKNOWN_NUMERALS) >= 6
     assert "enrol the d4" in Reason.UNKNOWN_NUMERALS.message
     assert game.d4_font is not None and game.d4_font.unknown
-
-
-def test_a_game_of_a_known_font_is_not_held_back_by_it(
-    synthetic_d4_glyphs: tuple[Glyph, ...],
-) -> None:
-    throws = [scene(7200 + i, "ur-nostick", tray_seed=44) for i in range(12)]
-    # Glyphs of the running OpenCV's drawing: Raspberry Pi OS's draws the generator's sans
-    # as a stroke font the shipped glyphs never learned.
-    profile = Profile("d4", default_profile().prototypes, synthetic_d4_glyphs)
-    game = Reader(calibrate(throws[0].empty), profile, learn_hand=True)
-    alone = Reader(calibrate(throws[0].empty), profile)
-    assert alone.d4_font is None
-    kit = kit_named("ur-nostick")
-    read = 0
-    for throw in throws:
-        observation = game.read(throw.frame, kit)
-        assert Reason.UNKNOWN_NUMERALS not in {r.reason for r in observation.refusals}
-        read += any(i.kind is Kind.D4 for i in observation.implements)
-    assert read >= 9
 
 
 def test_the_benchmark_reads_a_folder_as_one_game_and_alone(tmp_path: Path) -> None:

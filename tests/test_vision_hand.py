@@ -13,7 +13,7 @@ import pytest
 from vision.hand import HAND_ARMING, Hand, HandInPlay, hand_of
 from vision.kit import kit_named
 from vision.numerals import Glyph, Scores, judged
-from vision.observation import Box, Kind
+from vision.observation import Box, Kind, Reason
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
 from vision.synthetic import scene
@@ -176,11 +176,13 @@ def test_a_reader_of_one_game_learns_the_hand_of_its_d4(
     profile = Profile("d4", default_profile().prototypes, synthetic_d4_glyphs)
     learning = Reader(calibrate(throws[0].empty), profile, learn_hand=True)
     alone = Reader(calibrate(throws[0].empty), profile)
-    assert alone.d4_in_play is None
+    assert alone.d4_in_play is None and alone.d4_font is None
     kit = kit_named("ur-nostick")
     read = 0
     for throw in throws:
         observation = learning.read(throw.frame, kit)
+        # Numerals of the font the glyphs learned: the font in play holds nothing back.
+        assert Reason.UNKNOWN_NUMERALS not in {r.reason for r in observation.refusals}
         dice = [i for i in observation.implements if i.kind is Kind.D4]
         read += bool(dice) and dice[0].value == throw.objects[0]["value"]
         if learning.d4_in_play is not None and learning.d4_in_play.hand is not None:
