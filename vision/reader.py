@@ -277,7 +277,7 @@ class Reader:
     ) -> Implement | Refusal:
         read = self._read_fitted_d4(frame, die, tetra, binary, numerals_at)
         if isinstance(read, Implement) or read.reason is Reason.UNKNOWN_NUMERALS:
-            return read  # a die read but of a font not known lies flat: enrolling mends it
+            return read  # what to mend is the glyphs, whatever the outline said: enrol
         return self._not_read(frame, die, read)
 
     def _read_fitted_d4(
