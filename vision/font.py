@@ -7,9 +7,9 @@ read wrong in 0.4-7 % of their throws, a 3 as 2 or a 1 as 3, with margins the re
 rules accept (docs/vision.md, "Numerals of another font"). One die does not tell its font
 from its blur or from a fit a little off, but a game's dice do: the shipped glyphs fit
 the numerals of the fonts they learned by 0.77-0.87 in the median, those of stroke fonts
-by 0.62-0.64. Once the d4s read in a game fit the
-glyphs too loosely, the d4 in play is not one the profile knows: its throws are refused,
-and the player is asked to enrol it (its own glyphs then read it).
+by 0.62-0.64. Once the d4s read in a game fit the glyphs too loosely, the d4 in play is
+not one the profile knows: its throws are refused, and the player is asked to enrol it
+(its own glyphs then read it; a new profile makes a new reader, and a new font in play).
 """
 
 from __future__ import annotations
@@ -60,7 +60,3 @@ class FontInPlay:
         """Whether the d4 in play is of a font the glyphs do not know."""
         familiarity = self.familiarity
         return familiarity is not None and familiarity < FAMILIAR_LEVEL
-
-    def forget(self) -> None:
-        self._fits.clear()
-        self._last = None
