@@ -40,17 +40,16 @@ def measure(folder: Path, profile: Profile) -> dict[str, dict[str, int]]:
         for die in labelled.objects
         if die.kind is Kind.D4 and die.value is not None
     ]
-    report: dict[str, dict[str, int]] = {}
-    for name in READERS:
-        hand, font = HandInPlay(), FontInPlay()
-        counts: Counter[str] = Counter()
-        for labelled, value in dice:
-            reader = Reader(labelled.calibrated(), profile)
+    counts: dict[str, Counter[str]] = {name: Counter() for name in READERS}
+    hand, font = HandInPlay(), FontInPlay()  # the one game's
+    for labelled, value in dice:
+        tray, picture = labelled.calibrated(), read_image(labelled.image)
+        for name in READERS:
+            reader = Reader(tray, profile)
             if name == "one game":
                 reader.d4_in_play, reader.d4_font = hand, font
-            counts[outcome(reader.read(read_image(labelled.image), labelled.kit), value)] += 1
-        report[name] = dict(sorted(counts.items()))
-    return report
+            counts[name][outcome(reader.read(picture, labelled.kit), value)] += 1
+    return {name: dict(sorted(tally.items())) for name, tally in counts.items()}
 
 
 def outcome(observation: Observation, value: int) -> str:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vision.dataset import load_scenes
+from vision.font import FontInPlay
 from vision.hand import HAND_ARMING, Hand, HandInPlay
 from vision.kit import kit_named
 from vision.observation import Box, Kind, Observation
@@ -131,11 +132,14 @@ def measure_labelled(folder: Path) -> dict[str, dict[str, int]]:
     for name in names:
         hand = Hand(name.split()[-1]) if "armed" in name else None
         in_play = None if name == "alone" else HandInPlay() if hand is None else _armed(hand)
+        font = None if name == "alone" else FontInPlay()
         counts: Counter[str] = Counter()
         for (labelled, value), tray in zip(dice, trays, strict=True):
             reader = Reader(tray, default_profile())
-            # One game: the hand carried from scene to scene.
+            # One game: the hand and the font carried from scene to scene, as the device
+            # carries them.
             reader.d4_in_play = _armed(hand) if name.startswith("every") and hand else in_play
+            reader.d4_font = font
             picture = read_image(labelled.image)
             counts[_outcome(reader.read(picture, labelled.kit), value)] += 1
         tally[name] = dict(sorted(counts.items()))

@@ -298,9 +298,7 @@ class Reader:
         if in_play is not None:
             _learn_hand(in_play, reading, blob.box)
         font = self.d4_font
-        if font is not None and reading.value is not None and reading.familiarity is not None:
-            font.told(reading.familiarity, blob.box)
-        if font is not None and font.unknown:
+        if font is not None and _learn_font(font, reading, blob.box):
             return Refusal(Reason.UNKNOWN_NUMERALS, blob.box, _unknown_font(font))
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
@@ -336,6 +334,14 @@ def _learn_hand(in_play: HandInPlay, reading: D4Reading, where: Box) -> None:
         in_play.forget()
     elif reading.value is not None and not reading.with_hand:
         in_play.told(reading.hand, where)
+
+
+def _learn_font(font: FontInPlay, reading: D4Reading, where: Box) -> bool:
+    """What a d4's reading tells of the font of the d4 in play (a die the rules read tells
+    how well its numerals fit the glyphs); whether that font is one the glyphs do not know."""
+    if reading.value is not None and reading.familiarity is not None:
+        font.told(reading.familiarity, where)
+    return font.unknown
 
 
 def _unknown_font(font: FontInPlay) -> str:

@@ -105,18 +105,18 @@ class ThrowPictures:
                 self.seed, self.kit, trouble, values=values, tray_seed=self.tray_seed
             )
         if self.kit in ("ur", "ur-nostick"):
-            return self._ur_scene(shown, trouble)
+            return self._ur_scene(self.seed, shown, trouble)
         return self._scene(
             self.seed, self.kit, trouble, faces=shown, tray_seed=self.tray_seed, look=self.look
         )
 
-    def _ur_scene(self, shown: str, trouble: str | None) -> Any:
+    def _ur_scene(self, seed: int, shown: str, trouble: str | None) -> Any:
         """``3`` (the die thrown alone) or ``3+yes`` / ``3+no`` (with the yes/no stick)."""
         value, plus, stick = shown.partition("+")
         kit = "ur" if plus else "ur-nostick"
         face = "M" if stick == "yes" else "P"
         return self._scene(
-            self.seed,
+            seed,
             kit,
             trouble,
             values=(int(value),),
@@ -128,14 +128,7 @@ class ThrowPictures:
 
     def flat_d4(self, seed: int, value: int) -> Frame:
         """A picture of the d4 alone with ``value`` on top, as enrolment asks for it."""
-        return self._scene(
-            seed,
-            "ur-nostick",
-            values=(value,),
-            tray_seed=self.tray_seed,
-            d4_font=self.d4_font,
-            d4_edge_mm=self.d4_edge_mm,
-        ).frame
+        return self._ur_scene(seed, str(value), None).frame
 
     def frames(self, picture: Frame) -> list[Frame]:
         """The tray emptied, then the throw lying still long enough to be read."""
@@ -190,22 +183,22 @@ def _with_d4_enrolled(pictures: ThrowPictures, profile: Profile) -> Profile:
     learns them; ``profile`` itself when the pictures do not teach them."""
     from dataclasses import replace
 
-    from vision.dataset import d4s_in
+    from companion.device.camerajobs import LOOK, flat_d4s
     from vision.errors import ProfileError
     from vision.guided import learnt_glyphs
     from vision.tray import calibrate
 
     tray = calibrate(pictures.empty)
-    seeds = iter(range(D4_ENROLMENT_SEEDS, D4_ENROLMENT_SEEDS + 1000))
+    seeds = itertools.count(D4_ENROLMENT_SEEDS)
     shown = []
     for value in D4_ENROLMENT:
         for seed in itertools.islice(seeds, D4_PICTURES_PER_VALUE):
-            seen = list(d4s_in(pictures.flat_d4(seed, value), tray))
+            seen = flat_d4s(pictures.flat_d4(seed, value), tray, value)
             if len(seen) == 1:
-                shown.append((value, seen[0]))
+                shown += seen
                 break
     try:
-        return replace(profile, name="enrolled", glyphs=learnt_glyphs(shown, "enrolled"))
+        return replace(profile, name="enrolled", glyphs=learnt_glyphs(shown, LOOK))
     except ProfileError:
         return profile
 
