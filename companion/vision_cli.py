@@ -91,6 +91,7 @@ def add_vision_commands(commands: Any) -> None:
     )
     _reading_options(read)
     _source(read)
+    _each_alone_option(read, "pictures")
     read.set_defaults(handler=_guarded(_read))
 
     watch = sub.add_parser("watch", help="print each settled reading of a live source")
@@ -175,6 +176,7 @@ def add_vision_commands(commands: Any) -> None:
         help="read the d4's numerals from the pictures' own pixels where they have more than "
         "the working scale (a measurement: off in every other command, see docs/vision.md)",
     )
+    _each_alone_option(evaluate, "folder's pictures")
     _floor_option(evaluate, "; with --synthetic, the trays drawn")
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.set_defaults(handler=_guarded(_evaluate))
@@ -217,6 +219,17 @@ def _floor_option(parser: argparse.ArgumentParser, more: str = "") -> None:
         default=None,
         metavar="LONGxSHORT",
         help=f"the inside of the tray, in mm (default 400x300){more}",
+    )
+
+
+def _each_alone_option(parser: argparse.ArgumentParser, pictures: str) -> None:
+    parser.add_argument(
+        "--each-alone",
+        action="store_true",
+        help="judge each d4 by its own numerals alone (default: the "
+        f"{pictures} are of one set, and once 3 d4s or more are read, all are refused when "
+        "their numerals fit the profile's glyphs too loosely in the median: a font it does "
+        "not know, to enrol, as the device refuses it in a game)",
     )
 
 
@@ -530,6 +543,7 @@ def _read(args: argparse.Namespace) -> int:
     """Each image (or frame of ``--source``) read and reported; an image that cannot be
     read is reported as such and the others still read (exit status 2 then)."""
     from vision.errors import CalibrationError
+    from vision.font import FontInPlay, refused_for_font
     from vision.reader import Reader
     from vision.tray import read_image
 
@@ -543,15 +557,21 @@ def _read(args: argparse.Namespace) -> int:
     if args.source is not None and not images:
         images, tray = _folder_images(args.source, tray)
     if images:
-        reader = Reader(_load_tray(tray, floor_mm=args.floor_mm), profile)
+        font = None if args.each_alone else FontInPlay.of_pictures()
+        reader = Reader(_load_tray(tray, floor_mm=args.floor_mm), profile, font_of_pictures=font)
+        readings: list[tuple[Path, Observation | CalibrationError]] = []
         for path in images:
             try:  # an unreadable image, or one of another camera's size
-                observation = reader.read(read_image(path), kit)
+                readings.append((path, reader.read(read_image(path), kit)))
             except CalibrationError as error:
+                readings.append((path, error))
+        for path, observation in readings:  # reported once the d4s' font is judged
+            if isinstance(observation, CalibrationError):
                 failed += 1
-                results.append(_report_error(str(path), str(error), args))
-                continue
-            results.append(_report(str(path), observation, args))
+                results.append(_report_error(str(path), str(observation), args))
+            else:
+                judged = observation if font is None else refused_for_font(observation, font)
+                results.append(_report(str(path), judged, args))
     elif args.source is not None:
         with _opened(args.source) as frames:
             reader = Reader(_load_tray(args.tray, frames, args.floor_mm), profile)
@@ -696,8 +716,13 @@ def _evaluate(args: argparse.Namespace) -> int:
         )
     if args.mistakes is not None:
         _made_folder(args.mistakes, "the pictures of mistakes")
-    read = TrayReaders(_load_profile(args.profile), detail_numerals=args.detail_numerals)
-    report = evaluate(load_scenes(args.folder), read, args.mistakes, floor_mm=floor_mm)
+    read = TrayReaders(
+        _load_profile(args.profile),
+        detail_numerals=args.detail_numerals,
+        each_alone=args.each_alone,
+    )
+    scenes = load_scenes(args.folder)
+    report = evaluate(scenes, read, args.mistakes, floor_mm=floor_mm, font=read.font)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:

@@ -584,3 +584,45 @@ def test_enrolment_options_of_the_other_way_are_refused(
 ) -> None:
     assert main(["vision", "enrol", *options, "--out", "x.json"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_evaluate_judges_the_folders_d4_font_unless_each_is_read_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = str(tmp_path / "stroke")
+    drawn = ["--synthetic", "10", "--seed", "8", "--kit", "ur-nostick", "--d4-font", "stroke"]
+    assert main(["vision", "evaluate", folder, *drawn, "--json"]) == 0
+    together = json.loads(capsys.readouterr().out)
+    assert together["d4_font_unknown"] is True
+    assert together["refusal_reasons"]["unknown-numerals"] > 0
+    assert "d4/correct" not in together["per_kind"]
+    assert main(["vision", "evaluate", folder, "--each-alone", "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["d4_familiarity"] is None and alone["d4_font_unknown"] is False
+    assert "unknown-numerals" not in alone["refusal_reasons"]
+    assert alone["per_kind"]["d4/correct"] > 0
+
+
+def test_read_judges_the_d4s_font_over_the_pictures_given_together(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    throws = [scene(7100 + i, "ur-nostick", tray_seed=43, d4_font="stroke") for i in range(14)]
+    cv2.imwrite(str(tmp_path / "empty.png"), throws[0].empty)
+    pictures = []
+    for index, throw in enumerate(throws):
+        cv2.imwrite(str(tmp_path / f"{index}.png"), throw.frame)
+        pictures.append(str(tmp_path / f"{index}.png"))
+    args = ["vision", "read", *pictures, "--tray", str(tmp_path / "empty.png"), "--json"]
+    assert main([*args, "--each-alone"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    read_alone = [record for record in alone if record["read"]]
+    assert read_alone  # each die judged by its own numerals
+    assert main(args) == 0
+    together = json.loads(capsys.readouterr().out)
+    assert [record["image"] for record in together] == pictures
+    assert not any(record["read"] for record in together)
+    reasons = {refusal["reason"] for record in together for refusal in record["refusals"]}
+    assert "unknown-numerals" in reasons
+    assert main([*args[:3], "--tray", str(tmp_path / "empty.png"), "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)  # one picture alone: its die is not judged
+    assert one == [alone[0]]

@@ -7,12 +7,15 @@ import gc
 import weakref
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from vision.dataset import Scene, load_scenes
+from vision.dataset import Scene, generated_d4s, load_scenes
 from vision.evaluate import KEPT_TRAYS, Recent, TrayReaders, evaluate
-from vision.observation import Observation, Reason, Refusal
+from vision.font import FAMILIAR_LEVEL, PICTURES_FEWEST, FontInPlay
+from vision.numerals import learn_glyphs
+from vision.observation import Box, Implement, Kind, Observation, Reason, Refusal
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
 from vision.synthetic import write_set
@@ -67,9 +70,9 @@ def test_tray_readers_make_one_reader_per_tray_while_it_is_kept(
 ) -> None:
     made: list[Tray] = []
 
-    def counted(tray: Tray, profile: Profile, *, detail_numerals: bool) -> Reader:
+    def counted(tray: Tray, profile: Profile, **options: Any) -> Reader:
         made.append(tray)
-        return Reader(tray, profile, detail_numerals=detail_numerals)
+        return Reader(tray, profile, **options)
 
     monkeypatch.setattr("vision.evaluate.Reader", counted)
     read = TrayReaders(default_profile(), kept=2)
@@ -129,3 +132,58 @@ def test_mistakes_are_drawn_but_for_scenes_whose_tray_cannot_be_calibrated(
     assert report.pictures == len(drawn)
     assert drawn == [s.image.stem for s in clean if s is not scenes[1]]
     assert len(report.mistakes) == len(clean)
+
+
+def test_a_folder_of_d4s_whose_font_the_glyphs_never_learned_is_refused_to_be_enrolled(
+    tmp_path: Path,
+) -> None:
+    folder = write_set(tmp_path / "stroke", 12, 8, 0.0, kits=("ur-nostick",), d4_font="stroke")
+    scenes = load_scenes(folder)
+    alone = TrayReaders(default_profile(), each_alone=True)
+    assert alone.font is None
+    each = evaluate(scenes, alone)
+    assert each.objects[("d4", "correct")] > 0  # each die judged by its own numerals
+    together = TrayReaders(default_profile())
+    report = evaluate(scenes, together, font=together.font)
+    assert report.d4_font_unknown and report.d4_familiarity is not None
+    assert report.d4_familiarity < FAMILIAR_LEVEL
+    assert report.objects[("d4", "correct")] == report.objects[("d4", "wrong")] == 0
+    assert report.reasons["unknown-numerals"] >= each.objects[("d4", "correct")]
+    assert "a font the profile does not know" in report.text()
+
+
+def test_a_folder_of_a_learned_font_reads_as_its_pictures_alone(tmp_path: Path) -> None:
+    scenes = load_scenes(write_set(tmp_path / "sans", 12, 8, 0.0, kits=("ur-nostick",)))
+    # The generator's sans as this OpenCV draws it (4.6, Raspberry Pi OS's, draws strokes
+    # the shipped glyphs never learned): learned from dice of other throws.
+    shipped = default_profile()
+    learned = learn_glyphs(list(generated_d4s(16, seed=77)), "generated here")
+    profile = Profile("learned here", shipped.prototypes, shipped.glyphs + learned)
+    together = TrayReaders(profile)
+    report = evaluate(scenes, together, font=together.font)
+    alone = evaluate(scenes, TrayReaders(profile, each_alone=True))
+    assert not report.d4_font_unknown
+    assert report.objects[("d4", "correct")] > 0
+    assert report.as_dict() | {"d4_familiarity": None} == alone.as_dict()
+
+
+@pytest.mark.parametrize("dice_read", [PICTURES_FEWEST - 1, PICTURES_FEWEST])
+def test_the_folders_font_is_judged_only_once_enough_dice_were_read(
+    many_trays: list[Scene], dice_read: int
+) -> None:
+    font = FontInPlay.of_pictures()
+    die = Implement(Kind.D4, Box(10, 10, 60, 60), 0.9, value=2)
+
+    def read(frame: Image, tray: Tray, scene: Scene) -> Observation:
+        if len(read_scenes) < dice_read:
+            font.told(FAMILIAR_LEVEL - 0.1)  # a die read, of a font the glyphs fit loosely
+        read_scenes.append(scene)
+        return Observation((die,))
+
+    read_scenes: list[Scene] = []
+    report = evaluate(many_trays, read, font=font)
+    judged = dice_read >= PICTURES_FEWEST
+    assert report.d4_font_unknown is judged
+    assert (report.d4_familiarity is not None) is judged
+    refused = report.reasons["unknown-numerals"]
+    assert refused == (len(many_trays) if judged else 0)

@@ -9,10 +9,16 @@ from pathlib import Path
 import pytest
 
 from benchmarks.d4_font import measure
-from vision.font import FAMILIAR_LEVEL, FAMILIAR_WINDOW, FontInPlay
+from vision.font import (
+    FAMILIAR_LEVEL,
+    FAMILIAR_WINDOW,
+    PICTURES_FEWEST,
+    FontInPlay,
+    refused_for_font,
+)
 from vision.kit import kit_named
 from vision.numerals import Scores, judged
-from vision.observation import Box, Kind, Reason
+from vision.observation import MARKED, YES, Box, Implement, Kind, Observation, Reason, Refusal
 from vision.profile import default_profile
 from vision.reader import Reader
 from vision.synthetic import scene, write_set
@@ -47,6 +53,40 @@ def test_the_same_throw_read_again_counts_once() -> None:
     for _ in range(FAMILIAR_WINDOW):
         font.told(0.5, _box(2))  # one throw read until its readings agree
     assert font.familiarity == pytest.approx(0.85)
+
+
+def test_pictures_apart_judge_their_font_by_every_die_read_in_them() -> None:
+    font = FontInPlay.of_pictures()
+    for _ in range(PICTURES_FEWEST - 1):
+        font.told(FAMILIAR_LEVEL - 0.1)
+    assert not font.judged and not font.unknown  # too few dice to tell a font from blur
+    font = FontInPlay.of_pictures()
+    for _ in range(FAMILIAR_WINDOW + 3):
+        font.told(0.85)  # pictures of their own: none is a throw read again
+    for _ in range(FAMILIAR_WINDOW + 2):
+        font.told(FAMILIAR_LEVEL - 0.1)
+    assert font.familiarity == pytest.approx(0.85)  # every die counts, not the last seven
+    font.told(FAMILIAR_LEVEL - 0.1)
+    font.told(FAMILIAR_LEVEL - 0.1)
+    assert font.unknown
+    assert "the d4s read fit the profile's numerals by 0.60" in font.why()
+
+
+def test_a_font_not_known_refuses_the_numbered_d4s_and_keeps_the_rest() -> None:
+    numbered = Implement(Kind.D4, _box(0), 0.9, value=3)
+    binary = Implement(Kind.D4, _box(1), 0.9, face=MARKED)  # read by its painted tips
+    stick = Implement(Kind.YESNO, _box(2), 0.9, face=YES)
+    hand = Refusal(Reason.HAND, _box(3))
+    observation = Observation((numbered, binary, stick), (hand,))
+    known, unknown = FontInPlay(), FontInPlay()
+    known.told(0.85)
+    unknown.told(FAMILIAR_LEVEL - 0.05)
+    assert refused_for_font(observation, known) is observation
+    refused = refused_for_font(observation, unknown)
+    assert refused.implements == (binary, stick)
+    assert refused.refusals == (hand, Refusal(Reason.UNKNOWN_NUMERALS, _box(0), unknown.why()))
+    no_numbered_die = Observation((binary, stick))
+    assert refused_for_font(no_numbered_die, unknown) is no_numbered_die
 
 
 def _scores(best: int, score: float, rest: float = 0.4) -> Scores:

@@ -14,6 +14,7 @@ import cv2
 
 from vision.dataset import Scene, TruthObject
 from vision.errors import CalibrationError
+from vision.font import FAMILIAR_LEVEL, FontInPlay, refused_for_font
 from vision.observation import Implement, Kind, Observation
 from vision.profile import Profile
 from vision.reader import Reader
@@ -57,21 +58,35 @@ class Recent(Generic[Key, Value]):
 
 class TrayReaders:
     """A :data:`ReadFunction` reading each scene with a :class:`Reader` of its tray, made
-    once per tray while that tray is among the ``kept`` last read."""
+    once per tray while that tray is among the ``kept`` last read.
+
+    The scenes are taken as pictures of one set of implements: ``font``, the font of their
+    d4s, is told by every d4 read and judged once all are read (see :func:`evaluate`).
+    With ``each_alone`` there is none: every d4 is judged by its own numerals, as one
+    picture read by itself is."""
 
     def __init__(
-        self, profile: Profile, *, kept: int = KEPT_TRAYS, detail_numerals: bool = False
+        self,
+        profile: Profile,
+        *,
+        kept: int = KEPT_TRAYS,
+        detail_numerals: bool = False,
+        each_alone: bool = False,
     ) -> None:
         self.profile = profile
         self.detail_numerals = detail_numerals  # see Reader
+        self.font = None if each_alone else FontInPlay.of_pictures()
         # By the tray's identity: a kept reader holds its tray, so no other tray has its id.
         self.readers: Recent[int, Reader] = Recent(kept)
 
     def __call__(self, frame: Image, tray: Tray, scene: Scene) -> Observation:
-        reader = self.readers.get(
-            id(tray), lambda: Reader(tray, self.profile, detail_numerals=self.detail_numerals)
-        )
+        reader = self.readers.get(id(tray), partial(self._reader, tray))
         return reader.read(frame, scene.kit)
+
+    def _reader(self, tray: Tray) -> Reader:
+        return Reader(
+            tray, self.profile, detail_numerals=self.detail_numerals, font_of_pictures=self.font
+        )
 
 
 @dataclass
@@ -84,6 +99,11 @@ class Report:
     reasons: Counter[str] = field(default_factory=Counter)
     mistakes: list[str] = field(default_factory=list)
     pictures: int = 0  # of mistakes drawn (not those whose tray could not be calibrated)
+    # How well the numerals of the d4s read fit the glyphs (the median; None: not judged,
+    # each read alone or too few read), and whether that is a font they do not know (its
+    # d4s then refused).
+    d4_familiarity: float | None = None
+    d4_font_unknown: bool = False
 
     @property
     def object_count(self) -> int:
@@ -113,6 +133,8 @@ class Report:
                 for kind, table in sorted(self.confusion.items())
             },
             "mistakes": self.mistakes,
+            "d4_familiarity": self.d4_familiarity,
+            "d4_font_unknown": self.d4_font_unknown,
         }
 
     def text(self) -> str:
@@ -134,6 +156,16 @@ class Report:
         for kind, table in sorted(self.confusion.items()):
             lines.append(f"confusion {kind} (truth -> read):")
             lines.extend(f"  {t:>5} -> {r:<8} {n}" for (t, r), n in sorted(table.items()))
+        if self.d4_familiarity is not None:
+            verdict = (
+                "a font the profile does not know: every d4 refused, enrol the d4"
+                if self.d4_font_unknown
+                else "a font the profile knows"
+            )
+            lines.append(
+                f"d4 numerals: they fit the profile's glyphs by {self.d4_familiarity:.2f} "
+                f"in the median (at least {FAMILIAR_LEVEL:.2f} for a known font): {verdict}"
+            )
         return "\n".join(lines)
 
 
@@ -143,19 +175,31 @@ def evaluate(
     mistakes_folder: Path | None = None,
     *,
     floor_mm: tuple[float, float] = FLOOR_MM,
+    font: FontInPlay | None = None,
 ) -> Report:
     """Every scene read and scored; a scene's tray is calibrated as of the size its labels
     give, else ``floor_mm``. A tray that cannot be calibrated refuses its scenes (reason
-    ``calibration``): the device would refuse to read them too."""
+    ``calibration``): the device would refuse to read them too.
+
+    ``font``: told by ``read`` of every d4 it reads (``TrayReaders.font``); once every
+    scene is read, the numbered d4s of a font it finds unknown are refused, as a game's
+    reader refuses them (``vision.font``). The scenes are scored after all are read."""
     report = Report()
     trays: Recent[Path, Tray | CalibrationError] = Recent(KEPT_TRAYS)
+    read_scenes: list[tuple[Scene, Observation | CalibrationError]] = []
     for scene in scenes:
         tray = trays.get(scene.tray, partial(_calibrated, scene, floor_mm))
         if isinstance(tray, CalibrationError):
-            _uncalibrated(scene, tray, report)
+            read_scenes.append((scene, tray))
             continue
-        frame = read_image(scene.image)
-        observation = read(frame, tray, scene)
+        read_scenes.append((scene, read(read_image(scene.image), tray, scene)))
+    if font is not None and font.judged:
+        report.d4_familiarity, report.d4_font_unknown = font.familiarity, font.unknown
+    for scene, read_scene in read_scenes:
+        if isinstance(read_scene, CalibrationError):
+            _uncalibrated(scene, read_scene, report)
+            continue
+        observation = read_scene if font is None else refused_for_font(read_scene, font)
         outcome = _score_scene(scene, observation, report)
         report.scenes[(scene.expect, outcome)] += 1
         for refusal in observation.refusals:
@@ -164,7 +208,8 @@ def evaluate(
         if mistaken:
             report.mistakes.append(f"{scene.image.name}: {scene.expect}, {outcome}")
             if mistakes_folder is not None:
-                _draw_mistake(frame, scene, observation, mistakes_folder / scene.image.name)
+                picture = read_image(scene.image)
+                _draw_mistake(picture, scene, observation, mistakes_folder / scene.image.name)
                 report.pictures += 1
     return report
 

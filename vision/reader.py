@@ -18,7 +18,7 @@ import numpy as np
 from vision.align import Motion, follows
 from vision.binary_d4 import BinaryReading, read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
-from vision.font import FAMILIAR_LEVEL, FontInPlay
+from vision.font import FontInPlay
 from vision.hand import HandInPlay
 from vision.kit import Kit
 from vision.memory import keep_freed_memory
@@ -95,6 +95,7 @@ class Reader:
         *,
         detail_numerals: bool = False,
         learn_hand: bool = False,
+        font_of_pictures: FontInPlay | None = None,
     ) -> None:
         """``detail_numerals``: read a d4's numerals from the camera's own picture where it
         has more pixels than the working one (``vision.tetra.numeral_view``). Off unless
@@ -106,7 +107,11 @@ class Reader:
         in play, once its readings showed it, reads numerals that alone leave a throw
         unread (``vision.hand``), and a d4 whose numerals its readings show to be of a font
         the glyphs do not know is refused, to be enrolled (``vision.font``). Off for
-        pictures taken apart from one another."""
+        pictures taken apart from one another.
+
+        ``font_of_pictures``: pictures taken apart but of one set of implements (a
+        labelled folder); every d4 read tells this font, which is judged once all are read
+        (``vision.font.refused_for_font``), by the caller. Nothing is refused for it here."""
         keep_freed_memory()  # frame after frame, the same large arrays: see vision.memory
         self.detail_numerals = detail_numerals
         self.calibrated = tray
@@ -116,6 +121,7 @@ class Reader:
         self._d4_glyphs = d4_templates(profile.glyphs)
         self.d4_in_play = HandInPlay() if learn_hand else None
         self.d4_font = FontInPlay() if learn_hand else None
+        self.font_of_pictures = font_of_pictures
         self._knock: Motion | None = None  # the calibrated tray to self.tray
 
     def read(self, picture: Image, kit: Kit | None = None) -> Observation:
@@ -299,7 +305,9 @@ class Reader:
             _learn_hand(in_play, reading, blob.box)
         font = self.d4_font
         if font is not None and _learn_font(font, reading, blob.box):
-            return Refusal(Reason.UNKNOWN_NUMERALS, blob.box, _unknown_font(font))
+            return Refusal(Reason.UNKNOWN_NUMERALS, blob.box, font.why())
+        if self.font_of_pictures is not None:
+            _learn_font(self.font_of_pictures, reading)
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
@@ -336,19 +344,13 @@ def _learn_hand(in_play: HandInPlay, reading: D4Reading, where: Box) -> None:
         in_play.told(reading.hand, where)
 
 
-def _learn_font(font: FontInPlay, reading: D4Reading, where: Box) -> bool:
+def _learn_font(font: FontInPlay, reading: D4Reading, where: Box | None = None) -> bool:
     """What a d4's reading tells of the font of the d4 in play (a die the rules read tells
-    how well its numerals fit the glyphs); whether that font is one the glyphs do not know."""
+    how well its numerals fit the glyphs; ``where`` it lay, None for a picture of its own);
+    whether that font is one the glyphs do not know."""
     if reading.value is not None and reading.familiarity is not None:
         font.told(reading.familiarity, where)
     return font.unknown
-
-
-def _unknown_font(font: FontInPlay) -> str:
-    return (
-        f"the last d4s read fit the profile's numerals by {font.familiarity:.2f} in the "
-        f"median, under the {FAMILIAR_LEVEL:.2f} of a font it knows"
-    )
 
 
 def _on_frame(frame: Image, tetra: Tetra) -> tuple[Image, Tetra]:
