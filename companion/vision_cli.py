@@ -23,6 +23,7 @@ from companion.errors import CameraError, VisionSetupError
 from companion.reading import Seen, kit_for, throw_text
 
 if TYPE_CHECKING:
+    from vision.font import FontInPlay
     from vision.kit import Kit
     from vision.observation import Observation
     from vision.profile import Profile
@@ -223,11 +224,14 @@ def _floor_option(parser: argparse.ArgumentParser, more: str = "") -> None:
 
 
 def _each_alone_option(parser: argparse.ArgumentParser, pictures: str) -> None:
+    from vision.font import PICTURES_FEWEST  # no OpenCV: vision.font reads no picture
+
     parser.add_argument(
         "--each-alone",
         action="store_true",
         help="judge each d4 by its own numerals alone (default: the "
-        f"{pictures} are of one set, and once 3 d4s or more are read, all are refused when "
+        f"{pictures} are of one set, and once {PICTURES_FEWEST} d4s or more are read, all "
+        "are refused when "
         "their numerals fit the profile's glyphs too loosely in the median: a font it does "
         "not know, to enrol, as the device refuses it in a game)",
     )
@@ -541,9 +545,12 @@ def _guided_examples(args: argparse.Namespace) -> list[Any]:
 
 def _read(args: argparse.Namespace) -> int:
     """Each image (or frame of ``--source``) read and reported; an image that cannot be
-    read is reported as such and the others still read (exit status 2 then)."""
+    read is reported as such and the others still read (exit status 2 then). Image files
+    are reported once all are read, their d4s' font judged over them all (see
+    ``vision.font.refused_for_font``), or each as it is read with ``--each-alone``; a
+    camera's or a video's frames each as it is read, by itself."""
     from vision.errors import CalibrationError
-    from vision.font import FontInPlay, refused_for_font
+    from vision.font import FontInPlay
     from vision.reader import Reader
     from vision.tray import read_image
 
@@ -558,20 +565,21 @@ def _read(args: argparse.Namespace) -> int:
         images, tray = _folder_images(args.source, tray)
     if images:
         font = None if args.each_alone else FontInPlay.of_pictures()
-        reader = Reader(_load_tray(tray, floor_mm=args.floor_mm), profile, font_of_pictures=font)
-        readings: list[tuple[Path, Observation | CalibrationError]] = []
+        loaded = _load_tray(tray, floor_mm=args.floor_mm)
+        reader = Reader(loaded, profile, d4_font_of_pictures=font)
+        # Each reported as it is read, or, their d4s' font judged together, once all are:
+        # kept meanwhile as an observation or the message of an image that cannot be read.
+        readings: list[tuple[Path, Observation | str]] = []
         for path in images:
             try:  # an unreadable image, or one of another camera's size
-                readings.append((path, reader.read(read_image(path), kit)))
+                reading: Observation | str = reader.read(read_image(path), kit)
             except CalibrationError as error:
-                readings.append((path, error))
-        for path, observation in readings:  # reported once the d4s' font is judged
-            if isinstance(observation, CalibrationError):
-                failed += 1
-                results.append(_report_error(str(path), str(observation), args))
-            else:
-                judged = observation if font is None else refused_for_font(observation, font)
-                results.append(_report(str(path), judged, args))
+                reading = str(error)
+            failed += isinstance(reading, str)
+            readings.append((path, reading))
+            if font is None:
+                results.append(_reported(*readings.pop(), None, args))
+        results += [_reported(path, reading, font, args) for path, reading in readings]
     elif args.source is not None:
         with _opened(args.source) as frames:
             reader = Reader(_load_tray(args.tray, frames, args.floor_mm), profile)
@@ -582,6 +590,19 @@ def _read(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
     return 2 if failed else 0
+
+
+def _reported(
+    path: Path, reading: Observation | str, font: FontInPlay | None, args: argparse.Namespace
+) -> dict[str, Any]:
+    """One image's reading reported (``reading``: the message of one that cannot be read),
+    its numbered d4s refused when ``font``, told by all the images read, is unknown."""
+    from vision.font import refused_for_font
+
+    if isinstance(reading, str):
+        return _report_error(str(path), reading, args)
+    judged = reading if font is None else refused_for_font(reading, font)
+    return _report(str(path), judged, args)
 
 
 def _folder_images(spec: str, tray: str | None) -> tuple[list[Path], str | None]:
@@ -722,7 +743,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         each_alone=args.each_alone,
     )
     scenes = load_scenes(args.folder)
-    report = evaluate(scenes, read, args.mistakes, floor_mm=floor_mm, font=read.font)
+    report = evaluate(scenes, read, args.mistakes, floor_mm=floor_mm)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:

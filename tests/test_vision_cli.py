@@ -411,12 +411,13 @@ def test_watch_prints_a_json_line_per_settled_throw(
     assert record["read"] or record["refusals"]
 
 
+@pytest.mark.parametrize("each_alone", [[], ["--each-alone"]])
 def test_read_reports_an_unreadable_image_and_reads_the_others(
-    modern_throw: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    modern_throw: tuple[Path, Path], capsys: pytest.CaptureFixture[str], each_alone: list[str]
 ) -> None:
     throw, empty = modern_throw
     images = [str(throw.parent / "missing.png"), str(throw.parent), str(throw)]
-    args = ["vision", "read", *images, "--tray", str(empty), "--json"]
+    args = ["vision", "read", *images, "--tray", str(empty), "--json", *each_alone]
     assert main(args) == 2
     missing, folder, throw = json.loads(capsys.readouterr().out)
     assert "no such image file" in missing["error"]

@@ -140,11 +140,10 @@ def test_a_folder_of_d4s_whose_font_the_glyphs_never_learned_is_refused_to_be_en
     folder = write_set(tmp_path / "stroke", 12, 8, 0.0, kits=("ur-nostick",), d4_font="stroke")
     scenes = load_scenes(folder)
     alone = TrayReaders(default_profile(), each_alone=True)
-    assert alone.font is None
+    assert alone.d4_font is None
     each = evaluate(scenes, alone)
     assert each.objects[("d4", "correct")] > 0  # each die judged by its own numerals
-    together = TrayReaders(default_profile())
-    report = evaluate(scenes, together, font=together.font)
+    report = evaluate(scenes, TrayReaders(default_profile()))  # judged by its readers' font
     assert report.d4_font_unknown and report.d4_familiarity is not None
     assert report.d4_familiarity < FAMILIAR_LEVEL
     assert report.objects[("d4", "correct")] == report.objects[("d4", "wrong")] == 0
@@ -159,10 +158,10 @@ def test_a_folder_of_a_learned_font_reads_as_its_pictures_alone(tmp_path: Path) 
     shipped = default_profile()
     learned = learn_glyphs(list(generated_d4s(16, seed=77)), "generated here")
     profile = Profile("learned here", shipped.prototypes, shipped.glyphs + learned)
-    together = TrayReaders(profile)
-    report = evaluate(scenes, together, font=together.font)
+    report = evaluate(scenes, TrayReaders(profile))
     alone = evaluate(scenes, TrayReaders(profile, each_alone=True))
     assert not report.d4_font_unknown
+    assert report.d4_familiarity is not None and report.d4_familiarity >= FAMILIAR_LEVEL
     assert report.objects[("d4", "correct")] > 0
     assert report.as_dict() | {"d4_familiarity": None} == alone.as_dict()
 
@@ -181,9 +180,25 @@ def test_the_folders_font_is_judged_only_once_enough_dice_were_read(
         return Observation((die,))
 
     read_scenes: list[Scene] = []
-    report = evaluate(many_trays, read, font=font)
+    report = evaluate(many_trays, read, d4_font=font)
     judged = dice_read >= PICTURES_FEWEST
     assert report.d4_font_unknown is judged
     assert (report.d4_familiarity is not None) is judged
     refused = report.reasons["unknown-numerals"]
     assert refused == (len(many_trays) if judged else 0)
+
+
+def test_a_tray_that_cannot_be_calibrated_refuses_its_scene_when_the_font_is_judged_too(
+    tmp_path: Path,
+) -> None:
+    import cv2
+    import numpy as np
+
+    scenes = load_scenes(write_set(tmp_path / "set", 3, seed=3))
+    cv2.imwrite(str(scenes[1].tray), np.zeros((900, 1200, 3), np.uint8))  # no tray to find
+    report = evaluate(scenes, TrayReaders(default_profile()))
+    assert report.reasons["calibration"] == 1
+    assert sum(report.scenes.values()) == len(scenes)
+    assert scenes[1].expect == "read"
+    uncalibrated = [m for m in report.mistakes if "calibration" in m]
+    assert len(uncalibrated) == 1 and uncalibrated[0].startswith(scenes[1].image.name)

@@ -60,10 +60,10 @@ class TrayReaders:
     """A :data:`ReadFunction` reading each scene with a :class:`Reader` of its tray, made
     once per tray while that tray is among the ``kept`` last read.
 
-    The scenes are taken as pictures of one set of implements: ``font``, the font of their
-    d4s, is told by every d4 read and judged once all are read (see :func:`evaluate`).
-    With ``each_alone`` there is none: every d4 is judged by its own numerals, as one
-    picture read by itself is."""
+    The scenes are taken as pictures of one set of implements (one folder: a reader of
+    another folder is another ``TrayReaders``): ``d4_font``, the font of their d4s, is told
+    by every d4 the reading rules read and judged once all are read (see :func:`evaluate`).
+    With ``each_alone`` there is none: every d4 is judged by its own numerals alone."""
 
     def __init__(
         self,
@@ -75,7 +75,7 @@ class TrayReaders:
     ) -> None:
         self.profile = profile
         self.detail_numerals = detail_numerals  # see Reader
-        self.font = None if each_alone else FontInPlay.of_pictures()
+        self.d4_font = None if each_alone else FontInPlay.of_pictures()
         # By the tray's identity: a kept reader holds its tray, so no other tray has its id.
         self.readers: Recent[int, Reader] = Recent(kept)
 
@@ -85,7 +85,10 @@ class TrayReaders:
 
     def _reader(self, tray: Tray) -> Reader:
         return Reader(
-            tray, self.profile, detail_numerals=self.detail_numerals, font_of_pictures=self.font
+            tray,
+            self.profile,
+            detail_numerals=self.detail_numerals,
+            d4_font_of_pictures=self.d4_font,
         )
 
 
@@ -158,7 +161,7 @@ class Report:
             lines.extend(f"  {t:>5} -> {r:<8} {n}" for (t, r), n in sorted(table.items()))
         if self.d4_familiarity is not None:
             verdict = (
-                "a font the profile does not know: every d4 refused, enrol the d4"
+                "a font the profile does not know: every numbered d4 refused, enrol the d4"
                 if self.d4_font_unknown
                 else "a font the profile knows"
             )
@@ -175,31 +178,35 @@ def evaluate(
     mistakes_folder: Path | None = None,
     *,
     floor_mm: tuple[float, float] = FLOOR_MM,
-    font: FontInPlay | None = None,
+    d4_font: FontInPlay | None = None,
 ) -> Report:
     """Every scene read and scored; a scene's tray is calibrated as of the size its labels
     give, else ``floor_mm``. A tray that cannot be calibrated refuses its scenes (reason
     ``calibration``): the device would refuse to read them too.
 
-    ``font``: told by ``read`` of every d4 it reads (``TrayReaders.font``); once every
-    scene is read, the numbered d4s of a font it finds unknown are refused, as a game's
-    reader refuses them (``vision.font``). The scenes are scored after all are read."""
+    ``d4_font``: told by ``read`` of every d4 it reads (by default, a ``TrayReaders``'s);
+    once every scene is read, the numbered d4s of a font it finds unknown are refused, as a
+    game's reader refuses them (``vision.font``). The scenes are scored after all are read:
+    what is kept of each meanwhile is its observation, or why its tray could not be
+    calibrated (a message: an error would keep its picture, through its traceback)."""
+    if d4_font is None and isinstance(read, TrayReaders):
+        d4_font = read.d4_font
     report = Report()
     trays: Recent[Path, Tray | CalibrationError] = Recent(KEPT_TRAYS)
-    read_scenes: list[tuple[Scene, Observation | CalibrationError]] = []
+    read_scenes: list[tuple[Scene, Observation | str]] = []
     for scene in scenes:
         tray = trays.get(scene.tray, partial(_calibrated, scene, floor_mm))
         if isinstance(tray, CalibrationError):
-            read_scenes.append((scene, tray))
+            read_scenes.append((scene, str(tray)))
             continue
         read_scenes.append((scene, read(read_image(scene.image), tray, scene)))
-    if font is not None and font.judged:
-        report.d4_familiarity, report.d4_font_unknown = font.familiarity, font.unknown
+    if d4_font is not None and d4_font.judged:
+        report.d4_familiarity, report.d4_font_unknown = d4_font.familiarity, d4_font.unknown
     for scene, read_scene in read_scenes:
-        if isinstance(read_scene, CalibrationError):
+        if isinstance(read_scene, str):
             _uncalibrated(scene, read_scene, report)
             continue
-        observation = read_scene if font is None else refused_for_font(read_scene, font)
+        observation = read_scene if d4_font is None else refused_for_font(read_scene, d4_font)
         outcome = _score_scene(scene, observation, report)
         report.scenes[(scene.expect, outcome)] += 1
         for refusal in observation.refusals:
@@ -221,7 +228,7 @@ def _calibrated(scene: Scene, floor_mm: tuple[float, float]) -> Tray | Calibrati
         return error
 
 
-def _uncalibrated(scene: Scene, error: CalibrationError, report: Report) -> None:
+def _uncalibrated(scene: Scene, error: str, report: Report) -> None:
     report.scenes[(scene.expect, _refused(scene, report))] += 1
     report.reasons["calibration"] += 1
     if scene.expect == "read":

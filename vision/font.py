@@ -12,9 +12,10 @@ not one the profile knows: its throws are refused, and the player is asked to en
 (its own glyphs then read it; a new profile makes a new reader, and a new font in play).
 
 Pictures read apart but of one set of implements (a labelled folder: ``companion vision
-evaluate``) are judged so too, once all are read, by the median fit of every die read in
-them (:func:`refused_for_font`): over a whole folder, the learned fonts' medians ran
-0.77-0.87 and the other fonts' 0.62-0.66, a wider gap than a game's last seven dice leave.
+evaluate``; the pictures given to one ``companion vision read``) are judged so too, once
+all are read, by the median fit of every die read in them (:func:`refused_for_font`):
+over a whole folder, the learned fonts' medians ran 0.77-0.87 and the other fonts'
+0.62-0.66, a wider gap than a game's last seven dice leave.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ PICTURES_FEWEST = 3
 
 
 class FontInPlay:
-    """How well the numerals of the last d4s read in a game fit the profile's glyphs.
+    """How well the numerals of the last d4s read in a game (or of every d4 read in
+    pictures of one set: :meth:`of_pictures`) fit the profile's glyphs.
 
     Only dice that the reading rules read tell it: a die found in part or fitted off fits
     any font loosely, and tells nothing of the font. ``window``: how many of the last dice

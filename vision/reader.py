@@ -95,7 +95,7 @@ class Reader:
         *,
         detail_numerals: bool = False,
         learn_hand: bool = False,
-        font_of_pictures: FontInPlay | None = None,
+        d4_font_of_pictures: FontInPlay | None = None,
     ) -> None:
         """``detail_numerals``: read a d4's numerals from the camera's own picture where it
         has more pixels than the working one (``vision.tetra.numeral_view``). Off unless
@@ -109,9 +109,10 @@ class Reader:
         the glyphs do not know is refused, to be enrolled (``vision.font``). Off for
         pictures taken apart from one another.
 
-        ``font_of_pictures``: pictures taken apart but of one set of implements (a
-        labelled folder); every d4 read tells this font, which is judged once all are read
-        (``vision.font.refused_for_font``), by the caller. Nothing is refused for it here."""
+        ``d4_font_of_pictures``: pictures taken apart but of one set of implements (a
+        labelled folder); every d4 the reading rules read tells this font, which the caller
+        judges once all are read (``vision.font.refused_for_font``): nothing is refused
+        for it here."""
         keep_freed_memory()  # frame after frame, the same large arrays: see vision.memory
         self.detail_numerals = detail_numerals
         self.calibrated = tray
@@ -121,7 +122,7 @@ class Reader:
         self._d4_glyphs = d4_templates(profile.glyphs)
         self.d4_in_play = HandInPlay() if learn_hand else None
         self.d4_font = FontInPlay() if learn_hand else None
-        self.font_of_pictures = font_of_pictures
+        self.d4_font_of_pictures = d4_font_of_pictures
         self._knock: Motion | None = None  # the calibrated tray to self.tray
 
     def read(self, picture: Image, kit: Kit | None = None) -> Observation:
@@ -306,8 +307,8 @@ class Reader:
         font = self.d4_font
         if font is not None and _learn_font(font, reading, blob.box):
             return Refusal(Reason.UNKNOWN_NUMERALS, blob.box, font.why())
-        if self.font_of_pictures is not None:
-            _learn_font(self.font_of_pictures, reading)
+        if self.d4_font_of_pictures is not None:
+            _learn_font(self.d4_font_of_pictures, reading)
         if reading.value is None:
             return Refusal(Reason.UNCLEAR, blob.box, reading.detail)
         return Implement(Kind.D4, blob.box, reading.confidence, value=reading.value)
