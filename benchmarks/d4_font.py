@@ -3,8 +3,10 @@
 Each labelled folder's numbered d4s of clean throws (kits ``ur`` and ``ur-nostick``,
 labelled ``read``) are read in the folder's order as the throws of one game, as the
 device and ``watch`` read them (the hand and the font of the d4 in play carried from throw
-to throw, each scene on its own tray), and alone, as ``read`` and ``evaluate`` read each
-picture. A folder of dice whose font the profile knows should lose nothing to the font;
+to throw, each scene on its own tray); alone, as ``read`` of one picture and ``evaluate
+--each-alone`` read each; and as one folder, as ``evaluate`` reads it (each picture alone,
+then every numbered d4 refused when the folder's dice fit the glyphs too loosely in the
+median). A folder of dice whose font the profile knows should lose nothing to the font;
 one of a font it never learned (generated with ``--d4-font stroke``) should read none
 wrong, and refuse its throws as ``unknown-numerals``, which asks the player to enrol the d4.
 
@@ -20,14 +22,14 @@ from collections import Counter
 from pathlib import Path
 
 from vision.dataset import load_scenes
-from vision.font import FontInPlay
+from vision.font import FontInPlay, refused_for_font
 from vision.hand import HandInPlay
 from vision.observation import Kind, Observation, Reason
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
 from vision.tray import read_image
 
-READERS = ("alone", "one game")
+READERS = ("alone", "one game", "one folder")
 
 
 def measure(folder: Path, profile: Profile) -> dict[str, dict[str, int]]:
@@ -42,13 +44,22 @@ def measure(folder: Path, profile: Profile) -> dict[str, dict[str, int]]:
     ]
     counts: dict[str, Counter[str]] = {name: Counter() for name in READERS}
     hand, font = HandInPlay(), FontInPlay()  # the one game's
+    folder_font = FontInPlay.of_pictures()  # told by the pictures read alone
+    alone: list[tuple[Observation, int]] = []
     for labelled, value in dice:
         tray, picture = labelled.calibrated(), read_image(labelled.image)
-        for name in READERS:
+        for name in READERS[:2]:
             reader = Reader(tray, profile)
             if name == "one game":
                 reader.d4_in_play, reader.d4_font = hand, font
-            counts[name][outcome(reader.read(picture, labelled.kit), value)] += 1
+            else:
+                reader.d4_font_of_pictures = folder_font
+            observation = reader.read(picture, labelled.kit)
+            counts[name][outcome(observation, value)] += 1
+            if name == "alone":
+                alone.append((observation, value))
+    for observation, value in alone:
+        counts["one folder"][outcome(refused_for_font(observation, folder_font), value)] += 1
     return {name: dict(sorted(tally.items())) for name, tally in counts.items()}
 
 

@@ -119,9 +119,13 @@ def test_the_benchmark_reads_a_folder_as_one_game_and_alone(tmp_path: Path) -> N
     kits = ("ur-nostick",)
     folder = write_set(tmp_path / "stroke", 14, 6, 0.0, kits=kits, d4_font="stroke")
     report = measure(folder, default_profile())
-    assert set(report) == {"alone", "one game"}
-    assert sum(report["alone"].values()) == sum(report["one game"].values()) == 14
+    assert set(report) == {"alone", "one game", "one folder"}
+    assert {sum(counts.values()) for counts in report.values()} == {14}
     assert "unknown font" not in report["alone"]
     assert report["alone"].get("right", 0) > 0  # read alone, each throw by its numerals
-    assert report["one game"].get("unknown font", 0) >= 10
-    assert report["one game"].get("wrong", 0) == 0
+    game, judged, alone = report["one game"], report["one folder"], report["alone"]
+    assert game.get("unknown font", 0) >= 10  # from the first die read
+    # Read alone, then judged together: every die read is refused for its font.
+    assert judged.get("unknown font", 0) == alone.get("right", 0) + alone.get("wrong", 0)
+    for together in (game, judged):
+        assert together.get("wrong", 0) == together.get("right", 0) == 0
