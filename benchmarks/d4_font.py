@@ -48,17 +48,15 @@ def measure(folder: Path, profile: Profile) -> dict[str, dict[str, int]]:
     alone: list[tuple[Observation, int]] = []
     for labelled, value in dice:
         tray, picture = labelled.calibrated(), read_image(labelled.image)
-        for name in READERS[:2]:
-            reader = Reader(tray, profile)
-            if name == "one game":
-                reader.d4_in_play, reader.d4_font = hand, font
-            else:
-                reader.d4_font_of_pictures = folder_font
-            observation = reader.read(picture, labelled.kit)
-            counts[name][outcome(observation, value)] += 1
-            if name == "alone":
-                alone.append((observation, value))
-    for observation, value in alone:
+        game = Reader(tray, profile)
+        game.d4_in_play, game.d4_font = hand, font
+        counts["one game"][outcome(game.read(picture, labelled.kit), value)] += 1
+        observation = Reader(tray, profile, d4_font_of_pictures=folder_font).read(
+            picture, labelled.kit
+        )
+        counts["alone"][outcome(observation, value)] += 1
+        alone.append((observation, value))
+    for observation, value in alone:  # then judged together, as evaluate judges a folder
         counts["one folder"][outcome(refused_for_font(observation, folder_font), value)] += 1
     return {name: dict(sorted(tally.items())) for name, tally in counts.items()}
 

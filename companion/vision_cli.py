@@ -569,17 +569,18 @@ def _read(args: argparse.Namespace) -> int:
         reader = Reader(loaded, profile, d4_font_of_pictures=font)
         # Each reported as it is read, or, their d4s' font judged together, once all are:
         # kept meanwhile as an observation or the message of an image that cannot be read.
-        readings: list[tuple[Path, Observation | str]] = []
+        waiting: list[tuple[Path, Observation | str]] = []
         for path in images:
             try:  # an unreadable image, or one of another camera's size
                 reading: Observation | str = reader.read(read_image(path), kit)
             except CalibrationError as error:
                 reading = str(error)
             failed += isinstance(reading, str)
-            readings.append((path, reading))
             if font is None:
-                results.append(_reported(*readings.pop(), None, args))
-        results += [_reported(path, reading, font, args) for path, reading in readings]
+                results.append(_reported(path, reading, None, args))
+            else:
+                waiting.append((path, reading))
+        results += [_reported(path, reading, font, args) for path, reading in waiting]
     elif args.source is not None:
         with _opened(args.source) as frames:
             reader = Reader(_load_tray(args.tray, frames, args.floor_mm), profile)
@@ -742,8 +743,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         detail_numerals=args.detail_numerals,
         each_alone=args.each_alone,
     )
-    scenes = load_scenes(args.folder)
-    report = evaluate(scenes, read, args.mistakes, floor_mm=floor_mm)
+    report = evaluate(load_scenes(args.folder), read, args.mistakes, floor_mm=floor_mm)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:
