@@ -41,6 +41,7 @@ class Reason(StrEnum):
     UNKNOWN_NUMERALS = "unknown-numerals"
     EMPTY = "empty"
     UNLIKE_TRAY = "unlike-tray"
+    BLURRED = "blurred"
 
     @property
     def message(self) -> str:
@@ -66,6 +67,10 @@ _MESSAGES = {
     Reason.UNLIKE_TRAY: (
         "most of the tray looks unlike the empty tray calibrated: if the tray, the light or "
         "the camera changed, calibrate again"
+    ),
+    Reason.BLURRED: (
+        "the picture is blurrier than when the tray was calibrated: focus the camera on the "
+        "tray, and wipe its lens"
     ),
 }
 

@@ -18,6 +18,7 @@ import numpy as np
 from vision.align import Motion, follows
 from vision.binary_d4 import BinaryReading, read_binary_d4
 from vision.features import face_features, face_width_mm, stick_strip
+from vision.focus import BLURRED_PX, FocusCheck
 from vision.font import FontInPlay
 from vision.hand import HandInPlay
 from vision.kit import Kit
@@ -119,6 +120,7 @@ class Reader:
         self.tray = tray  # as the camera sees it now: see _follow
         self.profile = profile
         self.segmenter = Segmenter(tray)
+        self.focus = FocusCheck(tray.empty, tray.floor, tray.px_per_mm)
         self._d4_glyphs = d4_templates(profile.glyphs)
         self.d4_in_play = HandInPlay() if learn_hand else None
         self.d4_font = FontInPlay() if learn_hand else None
@@ -133,6 +135,9 @@ class Reader:
         frame = foreground.frame  # moved back onto the empty tray, relit as it was
         if _unlike_tray(foreground, self.tray):
             return Observation(refusals=(Refusal(Reason.UNLIKE_TRAY),))
+        blurred = self._blurred(foreground)
+        if blurred is not None:
+            return Observation(refusals=(blurred,))
         blobs = self._blobs(frame, foreground)
         outcomes, mixed = _of_one_set(
             [self._read_blob(frame, blob, call, kit) for blob, call in blobs]
@@ -156,6 +161,18 @@ class Reader:
             return observation
         return observation.mapped(lambda box: tray.in_picture(foreground.placed(box)))
 
+    def _blurred(self, foreground: Foreground) -> Refusal | None:
+        """A refusal when something lies on the tray and the frame is blurred beyond
+        :data:`~vision.focus.BLURRED_PX` more than the empty tray: numerals and pips are
+        then read worse than any margin was set for (an empty tray is told as such)."""
+        if not foreground.blobs:
+            return None
+        extra = self.focus.extra_blur(foreground.frame, foreground.mask)
+        if extra is None or extra < BLURRED_PX:
+            return None
+        detail = f"the tray's edges are blurred by {extra:.1f} px more than when calibrated"
+        return Refusal(Reason.BLURRED, detail=detail)
+
     def _follow(self, motion: Motion) -> None:
         """Read from now on against the tray as it lies after a knock that turned it,
         brought the camera nearer or moved it by a fraction of a pixel (``motion``: from
@@ -166,6 +183,7 @@ class Reader:
         self._knock = knock if follows(knock) else None
         self.tray = self.calibrated if self._knock is None else self.calibrated.knocked(knock)
         self.segmenter = Segmenter(self.tray)
+        self.focus = FocusCheck(self.tray.empty, self.tray.floor, self.tray.px_per_mm)
 
     def _blobs(self, frame: Image, foreground: Foreground) -> list[tuple[Blob, ShapeCall]]:
         """The foreground's blobs and what their shapes say, with sticks joined only by a

@@ -192,6 +192,7 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
     "refusal-unknown-numerals": ("d4 not known: enrol it", "d4 inconnu : à apprendre"),
     "refusal-empty": ("the tray is empty", "le plateau est vide"),
     "refusal-unlike-tray": ("tray changed: calibrate again", "plateau changé : recalibrez"),
+    "refusal-blurred": ("picture blurred: focus camera", "image floue : réglez la caméra"),
     "problem": ("Problem", "Problème"),
     "ok-continue": ("OK: continue", "OK : continuer"),
     "nothing-to-undo": ("Nothing to undo.", "Rien à annuler."),
