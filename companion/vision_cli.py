@@ -321,18 +321,22 @@ def _load_tray(
     spec: str | None,
     frames: Iterator[Any] | None = None,
     floor_mm: tuple[float, float] | None = None,
+    *,
+    live: bool = False,
 ) -> Tray:
     """The tray of ``--tray``; without it, the first of ``frames`` is the empty tray (the
-    frames after it are then the pictures). An empty tray's picture is calibrated as of
-    ``floor_mm`` inside (default 400 x 300 mm)."""
+    frames after it are then the pictures; ``live``: a camera's, whose first still frames
+    are averaged as its throws are, see ``vision.stack.still_average``). An empty tray's
+    picture is calibrated as of ``floor_mm`` inside (default 400 x 300 mm)."""
     from vision.errors import CalibrationError
+    from vision.stack import still_average
     from vision.tray import FLOOR_MM, Tray, calibrate, read_image
 
     inside = floor_mm or FLOOR_MM
     if spec is None:
         if frames is None:
             raise CalibrationError("give --tray: a calibration folder or an empty-tray image")
-        return calibrate(next(frames), floor_mm=inside)
+        return calibrate(still_average(frames) if live else next(frames), floor_mm=inside)
     path = Path(spec)
     if not path.is_dir():
         return calibrate(read_image(path), floor_mm=inside)
@@ -363,11 +367,14 @@ def _kit(args: argparse.Namespace) -> Kit | None:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from vision.markers import calibrate_with_markers, find_markers, markers_available
+    from vision.sources import is_live
+    from vision.stack import still_average
     from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, calibrate, require_empty
 
     height = args.camera_height or CAMERA_HEIGHT_MM
     with _opened(args.source) as frames:
-        empty = next(frames)
+        # A camera's empty tray is averaged as the throws it will read are (vision.focus).
+        empty = still_average(frames) if is_live(args.source) else next(frames)
     by = args.by
     if by == "auto":
         seen = find_markers(empty) if markers_available() else {}
@@ -653,14 +660,14 @@ def _report(name: str, observation: Observation, args: argparse.Namespace) -> di
 
 def _watch(args: argparse.Namespace) -> int:
     from vision.reader import Reader
-    from vision.sources import small_pictures
+    from vision.sources import is_live, small_pictures
     from vision.stack import STACKED
     from vision.watcher import ThrowWatcher
 
     kit = _kit(args)
     profile = _load_profile(args.profile)
     with _opened_source(args.source) as (source, frames):
-        tray = _load_tray(args.tray, frames, args.floor_mm)
+        tray = _load_tray(args.tray, frames, args.floor_mm, live=is_live(args.source))
         watcher = ThrowWatcher(
             Reader(tray, profile, learn_hand=True),  # the throws of one game, in order
             kit,

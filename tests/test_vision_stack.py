@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from vision.settle import Agreement, SettleDetector, SettledReading
-from vision.stack import MOST_MOTION_PX, StillStack, moved_px
+from vision.stack import (
+    CALIBRATION_FRAMES,
+    MOST_MOTION_PX,
+    STACKED,
+    StillStack,
+    moved_px,
+    still_average,
+)
 from vision.synthetic import scene
 from vision.tray import Image
 
@@ -103,6 +110,28 @@ def test_a_frame_that_moved_starts_the_average_again(made: Image) -> None:
     stack.clear()
     with pytest.raises(ValueError, match="no frame"):
         stack.mean()
+
+
+def test_a_cameras_empty_tray_is_the_mean_of_its_first_still_frames(made: Image) -> None:
+    frames = [_noisy(made, seed) for seed in range(2 * STACKED)]
+    taken = iter(frames)
+    averaged = still_average(taken)
+    assert _is_mean_of(averaged, frames[:STACKED])
+    assert next(taken) is frames[STACKED]  # no frame read beyond those averaged
+    assert _error(averaged, made) == pytest.approx(_error(frames[0], made) / 2, rel=0.15)
+
+
+def test_an_empty_tray_that_keeps_moving_is_averaged_from_its_last_still_frames(
+    made: Image,
+) -> None:
+    """A camera that shakes: after as many frames as it waits, the frames still since the
+    last move; a stream of one frame, that frame."""
+    shaking = [_noisy(_moved(made, 0.6 * (i % 2), 0.0), i) for i in range(CALIBRATION_FRAMES + 5)]
+    taken = iter(shaking)
+    averaged = still_average(taken)
+    assert _is_mean_of(averaged, shaking[CALIBRATION_FRAMES - 1 : CALIBRATION_FRAMES])
+    assert next(taken) is shaking[CALIBRATION_FRAMES]
+    assert still_average(iter([made])) is made
 
 
 def test_readings_are_of_averaged_frames_none_shared(made: Image) -> None:

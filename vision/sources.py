@@ -87,6 +87,12 @@ class CaptureSource:
         self._capture.release()
 
 
+def is_live(spec: str) -> bool:
+    """Whether the source ``spec`` (see :func:`open_source`) is a camera, whose frames are
+    of the moment, rather than pictures or a video taken before."""
+    return spec == "pi" or spec.isdigit()
+
+
 def open_source(spec: str) -> FrameSource:
     """``pi`` (the Pi camera), a camera number, a video file or a folder of images."""
     if spec == "pi":

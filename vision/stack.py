@@ -12,6 +12,7 @@ change from the image's slopes), and one that moved starts the average again.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -33,6 +34,11 @@ MOST_MOTION_PX = 0.25
 # regularisation that follows from it shrinks the shift of tiles of felt, whose faint
 # texture cannot tell one, towards none (see ``_tile_shifts``).
 SHIFT_NOISE = 0.025
+
+# A live camera's empty tray, for calibration, is averaged as its throws are: the frames
+# read are compared with it (``vision.focus``), and an empty tray noisier than the frames
+# looks sharper than they are. Still frames are awaited for at most this many frames.
+CALIBRATION_FRAMES = 3 * STACKED
 
 Grey = NDArray[np.float32]
 
@@ -152,3 +158,15 @@ def _tile_sums(values: Grey) -> Grey:
     whole = values[: rows * MOTION_TILE, : columns * MOTION_TILE]
     means = cv2.resize(whole, (columns, rows), interpolation=cv2.INTER_AREA)
     return np.asarray(means, np.float32) * MOTION_TILE**2
+
+
+def still_average(frames: Iterator[Image], count: int = STACKED) -> Image:
+    """The average of the first ``count`` still frames of a live camera's ``frames`` (see
+    :class:`StillStack`), or of those still at the end of :data:`CALIBRATION_FRAMES`
+    frames; the only frame when the stream ends after one."""
+    stack = StillStack()
+    for frame in frames:
+        stack.add(frame)
+        if stack.kept >= count or stack.added >= CALIBRATION_FRAMES:
+            break
+    return stack.mean()

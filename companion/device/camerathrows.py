@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from vision.profile import Profile
     from vision.reader import Reader
     from vision.settle import SettledReading
+    from vision.stack import StillStack
     from vision.tray import Tray
 
 # Kits the camera reads: vision's own; a house rule thrown with other implements (five
@@ -202,6 +203,7 @@ class CameraThrows:
         self._blind = False  # the source gives no frames: tasks cannot be done
         self._reader: ThrowReader | None = None  # kept when the camera is opened again
         self._tasks: list[CameraTask] = []
+        self._calibration: tuple[CameraTask, StillStack] | None = None  # frames being averaged
         self._tasks_lock = threading.Lock()  # tasks and ``failed``, between the two threads
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
@@ -283,7 +285,11 @@ class CameraThrows:
                 # calibration; a calibration does not need one (and may be what mends it).
                 self._reader_for(frame)
             for task in tasks:
-                self._do(task, frame)
+                if task.job == "calibrate" and self.settings.live:
+                    self._calibration = (task, _still_stack())
+                else:
+                    self._do(task, frame)
+            self._calibrate_with(frame)
             reader = self._reader_for(frame)
             if reader is None:
                 return False
@@ -307,6 +313,20 @@ class CameraThrows:
             self._fail(problem_text("ended", self.lang()), blind=True)
             return True
         return False
+
+    def _calibrate_with(self, frame: Frame) -> None:
+        """A live camera's empty tray is calibrated from still frames averaged, as its
+        throws are read: the frames are compared with it (``vision.focus``), and an empty
+        tray noisier than they are would make them look blurred."""
+        if self._calibration is None:
+            return
+        from vision.stack import CALIBRATION_FRAMES, STACKED
+
+        task, stack = self._calibration
+        stack.add(frame)
+        if stack.kept >= STACKED or stack.added >= CALIBRATION_FRAMES:
+            self._calibration = None
+            self._do(task, stack.mean())
 
     def _reader_for(self, frame: Frame) -> ThrowReader | None:
         """The reader, made from the first frame (which may calibrate); None: it cannot be."""
@@ -400,6 +420,7 @@ def settings_for(
     """
     try:
         from vision.errors import VisionError
+        from vision.sources import is_live
     except ImportError as missing:
         raise CameraSetupError(f"camera: {missing.name} is not installed") from None
     try:
@@ -411,13 +432,19 @@ def settings_for(
         calibrated = load_tray(tray, first, floor_mm)
         return ThrowReader(calibrated, chosen, still_frames=still_frames, averaged=averaged)
 
-    live = spec == "pi" or spec.isdigit()
+    live = is_live(spec)
     return CameraSettings(
         open_source=lambda: _open(spec, size),
         make_reader=make_reader,
         live=live,
         pace_seconds=0.0 if live else FOLDER_PACE_SECONDS,
     )
+
+
+def _still_stack() -> StillStack:
+    from vision.stack import StillStack
+
+    return StillStack()
 
 
 def _open(spec: str, size: tuple[int, int]) -> FrameSource:
