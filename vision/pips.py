@@ -75,6 +75,13 @@ OTHER_PAINT_SHARE = 0.5
 BARE_SHARE = 0.4  # where the face is bare, nothing contrasts this much (share of a pip's)
 PLACE_BARE_SHARE = 0.3  # on an empty place of the grid, lighter or darker
 CENTRE_BARE_SHARE = 0.12  # on the empty centre (a 2, 4 or 6), lighter or darker
+# A reflection this light (Lab lightness, 0-255, over a few pips' breadth) on a die whose
+# sides are this dark clips what lies under it: a face counted only once evened is refused
+# (round 35). Glossy dice generated: white ones' sides 88-195, black ones' 14; the dev
+# set's black 0136 tilted, 1.
+WASHED_OUT_L = 225.0
+DARK_SIDES_L = 60.0
+SIDES_SEEN_PX = 20
 # A lone pip's grid is assumed this many face sides apart. The side is the region of the
 # face's colour, or the die's top as its outline tells when that is smaller: a black die's
 # sides, as dark as its top, widen the region (generated seed 41, scene 54: 19.9 mm for a
@@ -278,7 +285,31 @@ def count_pips(
     as_seen, share = _count_on(lab, die)
     if as_seen.value is not None and share >= WHOLE_FACE_SHARE:
         return as_seen
-    return _agreed(as_seen, _count_on(evened(lab, top, px_per_mm), die)[0])
+    count = _agreed(as_seen, _count_on(evened(lab, top, px_per_mm), die)[0])
+    if as_seen.value is None and count.value is not None and _washed_out(lab, die):
+        return PipCount(None, 0.0)
+    return count
+
+
+def _washed_out(lab: NDArray[np.float32], die: _Die) -> bool:
+    """Whether a reflection turns part of a dark die's top face near white, where evening
+    cannot bring back what it clipped: a pip there is lost, and the face evened alone is
+    not to be trusted. A glossy black 3 seen through a tilted camera, its face white but
+    for two dark corners, was read 2 from them. A white die's face is that light anyway,
+    and its dark pips stay: its sides, light too, tell it (when none shows, the face is
+    taken as washed out)."""
+    inside = die.top_core > 0
+    if not inside.any():
+        return False
+    window = max(3, round(EVEN_WINDOW_MM * die.px_per_mm) | 1)
+    lightness = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
+    if float(cv2.medianBlur(lightness, window)[inside].max()) < WASHED_OUT_L:
+        return False
+    beside = np.asarray(cv2.dilate(die.top, np.ones((5, 5), np.uint8)), np.uint8)
+    sides = (die.outline > 0) & (beside == 0)
+    if np.count_nonzero(sides) < SIDES_SEEN_PX:
+        return True
+    return float(np.median(lightness[sides])) < DARK_SIDES_L
 
 
 @dataclass(frozen=True, slots=True)
