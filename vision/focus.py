@@ -16,15 +16,18 @@ refused, naming the focus, rather than read.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.observation import Box
 from vision.tray import Image, Points
 
 Mask = NDArray[np.uint8]
+SharpParts = Callable[[Sequence[Box]], list[tuple[Box, Image]]]
 
 BAND_MM = (8.0, 20.0)  # the band of the tray's edges: inside and outside the floor's outline
 PATCH_PX = 32  # working pixels, about 13 mm
@@ -40,9 +43,9 @@ BLURS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5)  # Gaussian sigmas tried, working pixels
 # A frame blurred by this much more than the empty tray is refused (working pixels, about
 # 0.5 mm). The dev set's frames measure -0.56 to 0.58, through JPEG 25 up to 0.97; noise
 # in the frame measures below 0, but noise in the empty tray alone (a frame averaged, an
-# empty tray taken once) above: up to 1.13 with 1.5-3.5 grey levels of it. Blurred by 1 px,
-# the dev set's frames measure 1.01 to 1.36, by 1.2 px 1.19 to 1.70, by 1.5 px 1.50 and
-# more (round 34).
+# empty tray taken once: hence ``vision.stack.still_average``) above, up to 1.10, 0.94,
+# 1.16 and 1.30 with 1.5, 2.5, 3 and 4 grey levels of it. Blurred by 1 px, the dev set's
+# frames measure 1.01 to 1.36, by 1.2 px 1.19 to 1.70, by 1.5 px 1.50 and more (round 34).
 BLURRED_PX = 1.3
 
 
@@ -56,26 +59,29 @@ class FocusCheck:
         crops = [_crop(grey, corner) for corner in self._corners]
         self._empty = _blurred_vectors(np.vstack(crops)) if crops else None
 
-    @property
-    def measurable(self) -> bool:
-        """Whether the tray has edges enough to tell a blur (walls as dark as the felt
-        have none)."""
-        return len(self._corners) >= FEWEST_PATCHES
-
-    def extra_blur(self, frame: Image, changed: Mask) -> float | None:
+    def extra_blur(
+        self, frame: Image, changed: Mask, *, sharp_parts: SharpParts | None = None
+    ) -> float | None:
         """How much more the frame (aligned with the empty tray) is blurred than the empty
         tray (working pixels; negative: sharper, or noisier), in the median of the edge
-        patches clear of ``changed`` (255 where something lies; any size, resized to the
-        frame); None when too few are clear."""
+        patches clear of ``changed`` (255 where something lies; of the frame's size or a
+        whole fraction of it, its coordinates scaled); None when too few are clear (walls
+        as dark as the felt show none). ``sharp_parts``: the patches drawn as the empty
+        tray was (a tilted camera's frame is rectified fast, and softer: see
+        ``Tray.sharp_parts``), else cut from ``frame``."""
         clear = _clear(self._corners, changed, frame.shape[:2])
-        kept = [index for index, keep in enumerate(clear) if keep]
+        kept = [self._corners[index] for index, keep in enumerate(clear) if keep]
         if self._empty is None or len(kept) < FEWEST_PATCHES:
             return None
-        crops = _grey(np.vstack([_crop(frame, self._corners[index]) for index in kept]))
-        frame_vectors = _blurred_vectors(crops)
+        if sharp_parts is None:
+            crops = [_crop(frame, corner) for corner in kept]
+        else:
+            crops = [part for _, part in sharp_parts([_crop_box(corner) for corner in kept])]
+        frame_vectors = _blurred_vectors(_grey(np.vstack(crops)))
+        empty_vectors = [self._empty[index] for index, keep in enumerate(clear) if keep]
         return statistics.median(
-            _extra_blur(vectors, self._empty[index])
-            for vectors, index in zip(frame_vectors, kept, strict=True)
+            _extra_blur(vectors, empty)
+            for vectors, empty in zip(frame_vectors, empty_vectors, strict=True)
         )
 
 
@@ -134,6 +140,12 @@ def _spread(candidates: list[tuple[int, int]], floor: Points) -> list[tuple[int,
                     break
         queues = [queue for queue in queues if queue]
     return chosen[:MOST_PATCHES]
+
+
+def _crop_box(corner: tuple[int, int]) -> Box:
+    x, y = corner
+    side = PATCH_PX + 2 * MARGIN_PX
+    return Box(x - MARGIN_PX, y - MARGIN_PX, x - MARGIN_PX + side, y - MARGIN_PX + side)
 
 
 def _crop(picture: NDArray[Any], corner: tuple[int, int]) -> NDArray[Any]:

@@ -135,7 +135,7 @@ class Reader:
         frame = foreground.frame  # moved back onto the empty tray, relit as it was
         if _unlike_tray(foreground, self.tray):
             return Observation(refusals=(Refusal(Reason.UNLIKE_TRAY),))
-        blurred = self._blurred(foreground)
+        blurred = self._blurred(picture, foreground)
         if blurred is not None:
             return Observation(refusals=(blurred,))
         blobs = self._blobs(frame, foreground)
@@ -161,13 +161,18 @@ class Reader:
             return observation
         return observation.mapped(lambda box: tray.in_picture(foreground.placed(box)))
 
-    def _blurred(self, foreground: Foreground) -> Refusal | None:
+    def _blurred(self, picture: Image, foreground: Foreground) -> Refusal | None:
         """A refusal when something lies on the tray and the frame is blurred beyond
         :data:`~vision.focus.BLURRED_PX` more than the empty tray: numerals and pips are
-        then read worse than any margin was set for (an empty tray is told as such)."""
+        then read worse than any margin was set for (an empty tray is told as such). A
+        tilted camera's frame, rectified fast and softer than its empty tray, is compared
+        by the parts drawn as the empty tray was, where it lies as calibrated."""
         if not foreground.blobs:
             return None
-        extra = self.focus.extra_blur(foreground.frame, foreground.mask)
+        parts = None
+        if self.tray.keystone is not None and foreground.motion is None:
+            parts = partial(self.tray.sharp_parts, picture)
+        extra = self.focus.extra_blur(foreground.frame, foreground.mask, sharp_parts=parts)
         if extra is None or extra < BLURRED_PX:
             return None
         detail = f"the tray's edges are blurred by {extra:.1f} px more than when calibrated"
