@@ -322,12 +322,12 @@ def _load_tray(
     frames: Iterator[Any] | None = None,
     floor_mm: tuple[float, float] | None = None,
     *,
-    live: bool = False,
+    averaged: int | None = None,
 ) -> Tray:
     """The tray of ``--tray``; without it, the first of ``frames`` is the empty tray (the
-    frames after it are then the pictures; ``live``: a camera's, whose first still frames
-    are averaged as its throws are, see ``vision.stack.still_average``). An empty tray's
-    picture is calibrated as of ``floor_mm`` inside (default 400 x 300 mm)."""
+    frames after it are then the pictures; with ``averaged``, a camera's, whose first
+    still frames are averaged as its throws are: see ``vision.stack.still_average``). An
+    empty tray's picture is calibrated as of ``floor_mm`` inside (default 400 x 300 mm)."""
     from vision.errors import CalibrationError
     from vision.stack import still_average
     from vision.tray import FLOOR_MM, Tray, calibrate, read_image
@@ -336,7 +336,8 @@ def _load_tray(
     if spec is None:
         if frames is None:
             raise CalibrationError("give --tray: a calibration folder or an empty-tray image")
-        return calibrate(still_average(frames) if live else next(frames), floor_mm=inside)
+        empty = next(frames) if averaged is None else still_average(frames, count=averaged)
+        return calibrate(empty, floor_mm=inside)
     path = Path(spec)
     if not path.is_dir():
         return calibrate(read_image(path), floor_mm=inside)
@@ -667,12 +668,15 @@ def _watch(args: argparse.Namespace) -> int:
     kit = _kit(args)
     profile = _load_profile(args.profile)
     with _opened_source(args.source) as (source, frames):
-        tray = _load_tray(args.tray, frames, args.floor_mm, live=is_live(args.source))
+        averaged = args.averaged or STACKED
+        tray = _load_tray(
+            args.tray, frames, args.floor_mm, averaged=averaged if is_live(args.source) else None
+        )
         watcher = ThrowWatcher(
             Reader(tray, profile, learn_hand=True),  # the throws of one game, in order
             kit,
             still_frames=args.still,
-            averaged=args.averaged or STACKED,
+            averaged=averaged,
         )
         count = 0
         small = small_pictures(source)

@@ -9,7 +9,7 @@ import pytest
 
 from vision.settle import Agreement, SettleDetector, SettledReading
 from vision.stack import (
-    CALIBRATION_FRAMES,
+    CALIBRATION_PATIENCE,
     MOST_MOTION_PX,
     STACKED,
     StillStack,
@@ -126,12 +126,14 @@ def test_an_empty_tray_that_keeps_moving_is_averaged_from_its_last_still_frames(
 ) -> None:
     """A camera that shakes: after as many frames as it waits, the frames still since the
     last move; a stream of one frame, that frame."""
-    shaking = [_noisy(_moved(made, 0.6 * (i % 2), 0.0), i) for i in range(CALIBRATION_FRAMES + 5)]
+    patience = CALIBRATION_PATIENCE * STACKED
+    shaking = [_noisy(_moved(made, 0.6 * (i % 2), 0.0), i) for i in range(patience + 5)]
     taken = iter(shaking)
     averaged = still_average(taken)
-    assert _is_mean_of(averaged, shaking[CALIBRATION_FRAMES - 1 : CALIBRATION_FRAMES])
-    assert next(taken) is shaking[CALIBRATION_FRAMES]
+    assert _is_mean_of(averaged, shaking[patience - 1 : patience])
+    assert next(taken) is shaking[patience]
     assert still_average(iter([made])) is made
+    assert _is_mean_of(still_average(iter(shaking[:8]), count=2), shaking[5:6])  # 3 x 2 seen
 
 
 def test_readings_are_of_averaged_frames_none_shared(made: Image) -> None:

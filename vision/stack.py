@@ -37,8 +37,9 @@ SHIFT_NOISE = 0.025
 
 # A live camera's empty tray, for calibration, is averaged as its throws are: the frames
 # read are compared with it (``vision.focus``), and an empty tray noisier than the frames
-# looks sharper than they are. Still frames are awaited for at most this many frames.
-CALIBRATION_FRAMES = 3 * STACKED
+# looks sharper than they are. Still frames are awaited for at most this many times as
+# many frames as are averaged.
+CALIBRATION_PATIENCE = 3
 
 Grey = NDArray[np.float32]
 
@@ -160,13 +161,19 @@ def _tile_sums(values: Grey) -> Grey:
     return np.asarray(means, np.float32) * MOTION_TILE**2
 
 
-def still_average(frames: Iterator[Image], count: int = STACKED) -> Image:
+def still_average(frames: Iterator[Image], *, count: int = STACKED) -> Image:
     """The average of the first ``count`` still frames of a live camera's ``frames`` (see
-    :class:`StillStack`), or of those still at the end of :data:`CALIBRATION_FRAMES`
-    frames; the only frame when the stream ends after one."""
+    :class:`StillStack`), or of those still when :func:`calibration_averaged` gives up;
+    the only frame when the stream ends after one."""
     stack = StillStack()
     for frame in frames:
         stack.add(frame)
-        if stack.kept >= count or stack.added >= CALIBRATION_FRAMES:
+        if calibration_averaged(stack, count):
             break
     return stack.mean()
+
+
+def calibration_averaged(stack: StillStack, count: int) -> bool:
+    """Whether an empty tray's stack is done: ``count`` still frames averaged, or
+    :data:`CALIBRATION_PATIENCE` times as many seen (a camera that keeps shaking)."""
+    return stack.kept >= count or stack.added >= CALIBRATION_PATIENCE * count

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -169,6 +169,15 @@ class CameraSettings:
     work: Work | None = None  # calibration and enrolment (camerajobs.CameraJobs.run)
 
 
+@dataclass
+class _PendingCalibration:
+    """Calibrations asked of a live camera, waiting for ``count`` still frames averaged."""
+
+    stack: StillStack
+    count: int
+    tasks: list[CameraTask] = field(default_factory=list)
+
+
 class CameraThrows:
     """Reads throws in a thread of its own; the device's loop only receives events.
 
@@ -203,7 +212,7 @@ class CameraThrows:
         self._blind = False  # the source gives no frames: tasks cannot be done
         self._reader: ThrowReader | None = None  # kept when the camera is opened again
         self._tasks: list[CameraTask] = []
-        self._calibration: tuple[CameraTask, StillStack] | None = None  # frames being averaged
+        self._calibration: _PendingCalibration | None = None  # a live camera's, averaging
         self._tasks_lock = threading.Lock()  # tasks and ``failed``, between the two threads
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
@@ -286,10 +295,12 @@ class CameraThrows:
                 self._reader_for(frame)
             for task in tasks:
                 if task.job == "calibrate" and self.settings.live:
-                    self._calibration = (task, _still_stack())
+                    self._await_still_frames(task)
                 else:
                     self._do(task, frame)
-            self._calibrate_with(frame)
+            if self._calibration is not None:
+                self._calibrate_with(frame)
+                continue  # the tray is empty while it is calibrated: nothing to read
             reader = self._reader_for(frame)
             if reader is None:
                 return False
@@ -314,19 +325,32 @@ class CameraThrows:
             return True
         return False
 
-    def _calibrate_with(self, frame: Frame) -> None:
-        """A live camera's empty tray is calibrated from still frames averaged, as its
-        throws are read: the frames are compared with it (``vision.focus``), and an empty
-        tray noisier than they are would make them look blurred."""
+    def _await_still_frames(self, task: CameraTask) -> None:
+        """A live camera's empty tray is calibrated from still frames averaged, as many as
+        its throws are read from: the frames are compared with it (``vision.focus``), and
+        an empty tray noisier than they are would make them look blurred. A calibration
+        asked for again meanwhile is answered with the same one."""
         if self._calibration is None:
-            return
-        from vision.stack import CALIBRATION_FRAMES, STACKED
+            from vision.stack import STACKED, StillStack
 
-        task, stack = self._calibration
-        stack.add(frame)
-        if stack.kept >= STACKED or stack.added >= CALIBRATION_FRAMES:
+            reader = self._reader
+            count = STACKED if reader is None else reader.averaged
+            scale = 1.0 if reader is None else reader.reader.tray.scale
+            self._calibration = _PendingCalibration(StillStack(scale), count)
+        self._calibration.tasks.append(task)
+
+    def _calibrate_with(self, frame: Frame) -> None:
+        from vision.stack import calibration_averaged
+
+        pending = self._calibration
+        if pending is None:
+            return
+        pending.stack.add(frame)
+        if calibration_averaged(pending.stack, pending.count):
             self._calibration = None
-            self._do(task, stack.mean())
+            empty = pending.stack.mean()
+            for task in pending.tasks:
+                self._do(task, empty)
 
     def _reader_for(self, frame: Frame) -> ThrowReader | None:
         """The reader, made from the first frame (which may calibrate); None: it cannot be."""
@@ -355,6 +379,9 @@ class CameraThrows:
             self._failure = reason
             self._blind = blind
             tasks, self._tasks = (self._tasks, []) if blind else ([], self._tasks)
+            if blind and self._calibration is not None:  # its frames stopped coming
+                tasks += self._calibration.tasks
+                self._calibration = None
         if first:
             self.post(CameraFailed(reason))
         for task in tasks:  # a frame taken after the camera comes back might not be wanted
@@ -439,12 +466,6 @@ def settings_for(
         live=live,
         pace_seconds=0.0 if live else FOLDER_PACE_SECONDS,
     )
-
-
-def _still_stack() -> StillStack:
-    from vision.stack import StillStack
-
-    return StillStack()
 
 
 def _open(spec: str, size: tuple[int, int]) -> FrameSource:
