@@ -81,7 +81,7 @@ CENTRE_BARE_SHARE = 0.12  # on the empty centre (a 2, 4 or 6), lighter or darker
 # set's black 0136 tilted, 1.
 WASHED_OUT_L = 225.0
 DARK_SIDES_L = 60.0
-SIDES_SEEN_PX = 20
+SIDES_SEEN_MM2 = 3.0
 # A lone pip's grid is assumed this many face sides apart. The side is the region of the
 # face's colour, or the die's top as its outline tells when that is smaller: a black die's
 # sides, as dark as its top, widen the region (generated seed 41, scene 54: 19.9 mm for a
@@ -296,8 +296,9 @@ def _washed_out(lab: NDArray[np.float32], die: _Die) -> bool:
     cannot bring back what it clipped: a pip there is lost, and the face evened alone is
     not to be trusted. A glossy black 3 seen through a tilted camera, its face white but
     for two dark corners, was read 2 from them. A white die's face is that light anyway,
-    and its dark pips stay: its sides, light too, tell it (when none shows, the face is
-    taken as washed out)."""
+    and its dark pips stay: its sides, light too, tell it. A die whose sides do not show
+    (below the lens) cannot tell which it is, and is taken as washed out: a white die
+    there, counted only once evened, is refused."""
     inside = die.top_core > 0
     if not inside.any():
         return False
@@ -307,7 +308,7 @@ def _washed_out(lab: NDArray[np.float32], die: _Die) -> bool:
         return False
     beside = np.asarray(cv2.dilate(die.top, np.ones((5, 5), np.uint8)), np.uint8)
     sides = (die.outline > 0) & (beside == 0)
-    if np.count_nonzero(sides) < SIDES_SEEN_PX:
+    if np.count_nonzero(sides) < SIDES_SEEN_MM2 * die.px_per_mm**2:
         return True
     return float(np.median(lightness[sides])) < DARK_SIDES_L
 
