@@ -70,18 +70,18 @@ class FocusCheck:
         tray was (a tilted camera's frame is rectified fast, and softer: see
         ``Tray.sharp_parts``), else cut from ``frame``."""
         clear = _clear(self._corners, changed, frame.shape[:2])
-        kept = [self._corners[index] for index, keep in enumerate(clear) if keep]
+        kept = [index for index, keep in enumerate(clear) if keep]
         if self._empty is None or len(kept) < FEWEST_PATCHES:
             return None
+        corners = [self._corners[index] for index in kept]
         if sharp_parts is None:
-            crops = [_crop(frame, corner) for corner in kept]
+            crops = [_crop(frame, corner) for corner in corners]
         else:
-            crops = [part for _, part in sharp_parts([_crop_box(corner) for corner in kept])]
+            crops = [part for _, part in sharp_parts([_crop_box(corner) for corner in corners])]
         frame_vectors = _blurred_vectors(_grey(np.vstack(crops)))
-        empty_vectors = [self._empty[index] for index, keep in enumerate(clear) if keep]
         return statistics.median(
-            _extra_blur(vectors, empty)
-            for vectors, empty in zip(frame_vectors, empty_vectors, strict=True)
+            _extra_blur(vectors, self._empty[index])
+            for vectors, index in zip(frame_vectors, kept, strict=True)
         )
 
 

@@ -37,8 +37,8 @@ SHIFT_NOISE = 0.025
 
 # A live camera's empty tray, for calibration, is averaged as its throws are: the frames
 # read are compared with it (``vision.focus``), and an empty tray noisier than the frames
-# looks sharper than they are. Still frames are awaited for at most this many times as
-# many frames as are averaged.
+# makes them look blurrier than they are. Still frames are awaited for at most this many
+# times as many frames as are averaged.
 CALIBRATION_PATIENCE = 3
 
 Grey = NDArray[np.float32]
