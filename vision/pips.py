@@ -306,6 +306,7 @@ def _washed_out(lab: NDArray[np.float32], die: _Die) -> bool:
     lightness = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
     if float(cv2.medianBlur(lightness, window)[inside].max()) < WASHED_OUT_L:
         return False
+    # The sides: the outline beyond the top face and its blurred rim (2 pixels).
     beside = np.asarray(cv2.dilate(die.top, np.ones((5, 5), np.uint8)), np.uint8)
     sides = (die.outline > 0) & (beside == 0)
     if np.count_nonzero(sides) < SIDES_SEEN_MM2 * die.px_per_mm**2:
