@@ -368,14 +368,14 @@ def _kit(args: argparse.Namespace) -> Kit | None:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from vision.markers import calibrate_with_markers, find_markers, markers_available
-    from vision.sources import is_live
+    from vision.sources import is_stream
     from vision.stack import still_average
     from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, calibrate, require_empty
 
     height = args.camera_height or CAMERA_HEIGHT_MM
     with _opened(args.source) as frames:
         # A camera's empty tray is averaged as the throws it will read are (vision.focus).
-        empty = still_average(frames) if is_live(args.source) else next(frames)
+        empty = still_average(frames) if is_stream(args.source) else next(frames)
     by = args.by
     if by == "auto":
         seen = find_markers(empty) if markers_available() else {}
@@ -661,7 +661,7 @@ def _report(name: str, observation: Observation, args: argparse.Namespace) -> di
 
 def _watch(args: argparse.Namespace) -> int:
     from vision.reader import Reader
-    from vision.sources import is_live, small_pictures
+    from vision.sources import is_stream, small_pictures
     from vision.stack import STACKED
     from vision.watcher import ThrowWatcher
 
@@ -670,7 +670,7 @@ def _watch(args: argparse.Namespace) -> int:
     with _opened_source(args.source) as (source, frames):
         averaged = args.averaged or STACKED
         tray = _load_tray(
-            args.tray, frames, args.floor_mm, averaged=averaged if is_live(args.source) else None
+            args.tray, frames, args.floor_mm, averaged=averaged if is_stream(args.source) else None
         )
         watcher = ThrowWatcher(
             Reader(tray, profile, learn_hand=True),  # the throws of one game, in order

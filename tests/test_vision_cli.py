@@ -13,6 +13,7 @@ import pytest
 from numpy.typing import NDArray
 
 from companion.cli import main
+from vision.sources import is_stream
 from vision.synthetic import PX_PER_MM, scene, write_set
 from vision.tray import read_image
 
@@ -388,6 +389,36 @@ def test_watch_reads_a_settled_throw_from_averaged_frames(
         args = ["--source", str(folder), "--expect", "sticks4", "--averaged", averaged]
         assert main(["vision", "watch", *args]) == 0
         assert capsys.readouterr().out.count("throw 1") == readings
+
+
+def _film(path: Path, empty_frames: int, throw_frames: int) -> None:
+    """A video (MJPG): the empty tray, then a throw lying still, each frame with noise of
+    its own, as a camera films it."""
+    made = scene(6, "sticks4")
+    height, width = made.frame.shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (width, height))
+    rng = np.random.default_rng(0)
+    for picture, count in ((made.empty, empty_frames), (made.frame, throw_frames)):
+        for _ in range(count):
+            noise = rng.normal(0.0, 6.0, picture.shape)
+            writer.write(np.clip(picture + noise, 0, 255).astype(np.uint8))
+    writer.release()
+
+
+def test_watch_calibrates_a_video_from_its_first_still_frames_averaged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A video streams one scene, as a camera does: its first still frames, the empty
+    tray, are averaged for its calibration (the throws are read from frames averaged, and
+    an empty tray noisier than they are makes them look blurred: vision.focus), and the
+    throw filmed after them is read; a folder's pictures are each of their own."""
+    _film(tmp_path / "throw.avi", 6, 12)
+    assert is_stream(str(tmp_path / "throw.avi")) and not is_stream(str(tmp_path))
+    args = ["--source", str(tmp_path / "throw.avi"), "--expect", "sticks4", "--json"]
+    assert main(["vision", "watch", *args]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    record = json.loads(line)
+    assert record["read"] and not record["refusals"], record
 
 
 @pytest.mark.parametrize("option", ["--averaged", "--still"])

@@ -93,6 +93,14 @@ def is_live(spec: str) -> bool:
     return spec == "pi" or spec.isdigit()
 
 
+def is_stream(spec: str) -> bool:
+    """Whether the source ``spec`` is a stream of frames of one scene, a camera's or a
+    video's, whose first still frames can be averaged (an empty tray for calibration), as
+    opposed to pictures, each of its own."""
+    path = Path(spec)
+    return is_live(spec) or (path.is_file() and path.suffix.lower() not in IMAGE_SUFFIXES)
+
+
 def open_source(spec: str) -> FrameSource:
     """``pi`` (the Pi camera), a camera number, a video file or a folder of images."""
     if spec == "pi":
