@@ -229,11 +229,10 @@ def _each_alone_option(parser: argparse.ArgumentParser, pictures: str) -> None:
     parser.add_argument(
         "--each-alone",
         action="store_true",
-        help="judge each d4 by its own numerals alone (default: the "
-        f"{pictures} are of one set, and once {PICTURES_FEWEST} d4s or more are read, all "
-        "are refused when "
-        "their numerals fit the profile's glyphs too loosely in the median: a font it does "
-        "not know, to enrol, as the device refuses it in a game)",
+        help=f"judge each d4 by its own numerals alone (default: the {pictures} are of one "
+        f"set, and once {PICTURES_FEWEST} d4s or more are read, all are refused when their "
+        "numerals fit the profile's glyphs too loosely in the median: a font it does not "
+        "know, to enrol, as the device refuses it in a game)",
     )
 
 
@@ -325,9 +324,10 @@ def _load_tray(
     averaged: int | None = None,
 ) -> Tray:
     """The tray of ``--tray``; without it, the first of ``frames`` is the empty tray (the
-    frames after it are then the pictures; with ``averaged``, a camera's, whose first
-    still frames are averaged as its throws are: see ``vision.stack.still_average``). An
-    empty tray's picture is calibrated as of ``floor_mm`` inside (default 400 x 300 mm)."""
+    frames after it are then the pictures; with ``averaged``, a camera's or a video's,
+    whose first still frames are averaged as its throws are: see
+    ``vision.stack.still_average``). An empty tray's picture is calibrated as of
+    ``floor_mm`` inside (default 400 x 300 mm)."""
     from vision.errors import CalibrationError
     from vision.stack import still_average
     from vision.tray import FLOOR_MM, Tray, calibrate, read_image
@@ -374,7 +374,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     height = args.camera_height or CAMERA_HEIGHT_MM
     with _opened(args.source) as frames:
-        # A camera's empty tray is averaged as the throws it will read are (vision.focus).
+        # A camera's or a video's empty tray is averaged as its throws are (vision.focus).
         empty = still_average(frames) if is_stream(args.source) else next(frames)
     by = args.by
     if by == "auto":

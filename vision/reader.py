@@ -117,10 +117,8 @@ class Reader:
         keep_freed_memory()  # frame after frame, the same large arrays: see vision.memory
         self.detail_numerals = detail_numerals
         self.calibrated = tray
-        self.tray = tray  # as the camera sees it now: see _follow
         self.profile = profile
-        self.segmenter = Segmenter(tray)
-        self.focus = FocusCheck(tray.empty, tray.floor, tray.px_per_mm)
+        self._compare_with(tray)
         self._d4_glyphs = d4_templates(profile.glyphs)
         self.d4_in_play = HandInPlay() if learn_hand else None
         self.d4_font = FontInPlay() if learn_hand else None
@@ -186,9 +184,14 @@ class Reader:
         was calibrated, to whole pixels, is the calibrated one."""
         knock = motion if self._knock is None else _after(self._knock, motion)
         self._knock = knock if follows(knock) else None
-        self.tray = self.calibrated if self._knock is None else self.calibrated.knocked(knock)
-        self.segmenter = Segmenter(self.tray)
-        self.focus = FocusCheck(self.tray.empty, self.tray.floor, self.tray.px_per_mm)
+        tray = self.calibrated if self._knock is None else self.calibrated.knocked(self._knock)
+        self._compare_with(tray)
+
+    def _compare_with(self, tray: Tray) -> None:
+        """Read frames against ``tray``: the tray as the camera sees it now (see _follow)."""
+        self.tray = tray
+        self.segmenter = Segmenter(tray)
+        self.focus = FocusCheck(tray.empty, tray.floor, tray.px_per_mm)
 
     def _blobs(self, frame: Image, foreground: Foreground) -> list[tuple[Blob, ShapeCall]]:
         """The foreground's blobs and what their shapes say, with sticks joined only by a
