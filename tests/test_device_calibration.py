@@ -19,7 +19,13 @@ from device_helpers import make_app
 from companion.device import config as device_config
 from companion.device.app import App, DeviceInfo
 from companion.device.camerajobs import CameraJobs, save_profile, save_tray
-from companion.device.camerathrows import CameraSettings, CameraThrows, ThrowReader, load_tray
+from companion.device.camerathrows import (
+    CameraSettings,
+    CameraThrows,
+    ThrowReader,
+    load_tray,
+    settings_for,
+)
 from companion.device.events import (
     CameraBack,
     CameraDone,
@@ -448,6 +454,68 @@ def test_a_camera_with_no_tray_in_sight_is_mended_by_calibrating(
     finally:
         camera.stop()
     assert (tmp_path / "tray" / "tray.json").is_file()
+
+
+def _new_camera(
+    folder: Path, table: _Table, retry_seconds: float = 2.0
+) -> tuple[EventLoop, CameraThrows]:
+    """A device's camera wired as ``run`` wires it, over ``table``, with no calibration
+    saved yet."""
+    settings = settings_for("0", tray=folder / "tray", profile=None, still_frames=2)
+    jobs = CameraJobs(folder / "tray", folder / "sticks.json")
+    settings = replace(
+        settings, open_source=lambda: table, work=jobs.run, retry_seconds=retry_seconds
+    )
+    loop = EventLoop(make_app(folder / "state"), dummy_display())
+    camera = CameraThrows(settings, post=loop.events.put, kit=lambda: None, lang=lambda: "en")
+    loop.capture = camera.capture
+    return loop, camera
+
+
+def test_a_new_camera_calibrates_itself_from_still_frames_averaged(
+    tmp_path: Path, pictures: ThrowPictures
+) -> None:
+    """No calibration saved: the camera calibrates before it reads, as the menu does, from
+    its first still frames averaged (not one noisy frame), and saves it for the next
+    start."""
+    loop, camera = _new_camera(tmp_path, _NoisyTable(pictures.empty))
+    camera.start()
+    try:
+        assert loop.events.get(timeout=20) == CameraDone("calibrate", detail="outline")
+        deadline = time.monotonic() + 20
+        while camera._reader is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        reader = camera._reader
+    finally:
+        camera.stop()
+    assert loop.events.empty()  # nothing failed
+    saved = Tray.load(tmp_path / "tray")
+    assert reader is not None and np.array_equal(reader.reader.tray.empty, saved.empty)
+    noise = np.std(saved.empty.astype(np.float64) - pictures.empty)
+    assert noise == pytest.approx(6.0 / 2, rel=0.15)  # four frames averaged
+
+
+def test_a_new_camera_over_a_tray_not_empty_says_so_and_calibrates_once_it_is(
+    tmp_path: Path, pictures: ThrowPictures
+) -> None:
+    """A die left on the tray at the first start is not taken for part of the empty tray:
+    the camera says why it does not read, and calibrates once the tray is cleared."""
+    from vision.synthetic import scene
+
+    table = _Table(scene(2, "modern").frame)
+    loop, camera = _new_camera(tmp_path, table, retry_seconds=0.05)
+    camera.start()
+    try:
+        failed = _next(loop, CameraFailed)
+        assert isinstance(failed, CameraFailed)
+        assert failed.reason.startswith("not calibrated yet (the tray is not empty")
+        assert "Camera: not calibrated yet" in str(loop.app.view())
+        assert not (tmp_path / "tray").exists()
+        table.frame = pictures.empty
+        assert _next(loop, CameraBack) == CameraBack()
+    finally:
+        camera.stop()
+    assert np.array_equal(Tray.load(tmp_path / "tray").empty, pictures.empty)
 
 
 def _next(loop: EventLoop, wanted: type[Event]) -> Event:

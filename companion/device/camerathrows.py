@@ -61,8 +61,8 @@ def refusal_text(reason: str, lang: str) -> str:
     return texts.text(key, lang) if texts.has(key) else reason
 
 
-def problem_text(key: str, lang: str) -> str:
-    return texts.text(f"camera-{key}", lang)
+def problem_text(key: str, lang: str, **values: object) -> str:
+    return texts.text(f"camera-{key}", lang, **values)
 
 
 class CameraSetupError(CompanionError, OSError):
@@ -167,6 +167,10 @@ class CameraSettings:
     retry_seconds: float = 2.0
     pace_seconds: float = 0.0  # a folder or a video: time between frames, as a camera's
     work: Work | None = None  # calibration and enrolment (camerajobs.CameraJobs.run)
+    # Whether a calibration is saved: a live camera without one calibrates itself as from
+    # the menu (``work``), from its first still frames averaged, before reading throws.
+    calibrated: Callable[[], bool] = lambda: True
+    averaged: int | None = None  # still frames averaged per reading (None: vision's default)
 
 
 @dataclass
@@ -190,7 +194,8 @@ class CameraThrows:
     next frame is given to ``settings.work`` and the answer posted as a :class:`CameraDone`.
     A task asked while no frame comes is answered at once with the failure; while frames
     come but cannot be read (no calibration, one of another size), it is done: calibrating
-    is how the players mend that.
+    is how the players mend that. A live camera with no calibration saved does that task
+    itself before it reads a throw (see ``_calibrates_first``).
     """
 
     def __init__(
@@ -242,19 +247,22 @@ class CameraThrows:
             tasks, self._tasks = self._tasks, []
         return tasks
 
-    def _do(self, task: CameraTask, frame: Frame) -> None:
-        """Carry out ``task`` on ``frame``. A reader it changed is in use before the answer
-        is posted: the screens then say the new calibration or profile is used."""
+    def _do(self, task: CameraTask, frame: Frame) -> CameraDone:
+        """Carry out ``task`` on ``frame``, and post the answer (which it returns). A reader
+        it changed is in use before the answer is posted: the screens then say the new
+        calibration or profile is used."""
         work = self.settings.work
         if work is None:
-            self.post(CameraDone(task.job, task.step, problem=problem_text("no-work", self.lang())))
-            return
+            done = CameraDone(task.job, task.step, problem=problem_text("no-work", self.lang()))
+            self.post(done)
+            return done
         try:
             done, changed = work(task, frame, self._reader)
         except Exception as error:  # the players get a message; the old settings stay
             done, changed = CameraDone(task.job, task.step, problem=str(error)), None
         self._reader = changed or self._reader
         self.post(done)
+        return done
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -289,7 +297,10 @@ class CameraThrows:
                 return True
             self._blind = False
             tasks = self._take_tasks()
-            if any(task.job != "calibrate" for task in tasks):
+            first = self._calibrates_first()
+            if first and self._calibration is None:
+                self._await_still_frames(CameraTask("calibrate"))  # answered to no screen
+            if any(task.job != "calibrate" for task in tasks) and not first:
                 # An enrolment picture asked for at the first frame reads with the saved
                 # calibration; a calibration does not need one (and may be what mends it).
                 self._reader_for(frame)
@@ -299,7 +310,8 @@ class CameraThrows:
                 else:
                     self._do(task, frame)
             if self._calibration is not None:
-                self._calibrate_with(frame)
+                if not self._calibrate_with(frame):
+                    return False
                 continue  # the tray is empty while it is calibrated: nothing to read
             reader = self._reader_for(frame)
             if reader is None:
@@ -334,23 +346,42 @@ class CameraThrows:
             from vision.stack import STACKED, StillStack
 
             reader = self._reader
-            count = STACKED if reader is None else reader.averaged
+            count = self.settings.averaged or STACKED if reader is None else reader.averaged
             scale = 1.0 if reader is None else reader.reader.tray.scale
             self._calibration = _PendingCalibration(StillStack(scale), count)
         self._calibration.tasks.append(task)
 
-    def _calibrate_with(self, frame: Frame) -> None:
+    def _calibrate_with(self, frame: Frame) -> bool:
+        """Average ``frame`` into the calibration awaited, and once enough still frames
+        are, calibrate from their average. False when the camera's first calibration
+        failed (something on the tray, no tray in sight): it is said, and the camera is
+        opened again later to try once more."""
         from vision.stack import calibration_averaged
 
         pending = self._calibration
         if pending is None:
-            return
+            return True
         pending.stack.add(frame)
-        if calibration_averaged(pending.stack, pending.count):
-            self._calibration = None
-            empty = pending.stack.mean()
-            for task in pending.tasks:
-                self._do(task, empty)
+        if not calibration_averaged(pending.stack, pending.count):
+            return True
+        self._calibration = None
+        empty = pending.stack.mean()
+        answers = [self._do(task, empty) for task in pending.tasks]
+        if not self._calibrates_first():
+            return True
+        problem = next((answer.problem for answer in answers if answer.problem), "?")
+        self._fail(problem_text("uncalibrated", self.lang(), problem=problem))
+        return False
+
+    def _calibrates_first(self) -> bool:
+        """Whether the camera must calibrate before it reads: a live camera without a
+        reader nor a saved calibration, which it makes as the menu does (the markers or
+        the outline, the tray checked empty, the calibration saved). A folder or a video
+        takes its first picture as the empty tray (``load_tray``)."""
+        settings = self.settings
+        if self._reader is not None or not settings.live or settings.work is None:
+            return False
+        return not settings.calibrated()
 
     def _reader_for(self, frame: Frame) -> ThrowReader | None:
         """The reader, made from the first frame (which may calibrate); None: it cannot be."""
@@ -400,9 +431,10 @@ def load_tray(
     folder: Path | None, first_frame: Frame, floor_mm: tuple[float, float] | None = None
 ) -> Tray:
     """The calibration in ``folder`` if there is one, else the first frame as the empty tray
-    (of ``floor_mm`` inside, default 400 x 300 mm). A power cut while a calibration was put
-    in place (see ``camerajobs.save_tray``) leaves it beside ``folder``: the new one, whole,
-    else the old one."""
+    (of ``floor_mm`` inside, default 400 x 300 mm): a folder's or a video's, as a live
+    camera calibrates as from the menu first (see ``CameraThrows``). A power cut while a
+    calibration was put in place (see ``camerajobs.save_tray``) leaves it beside
+    ``folder``: the new one, whole, else the old one."""
     from vision.errors import CalibrationError
     from vision.tray import FLOOR_MM, Tray, calibrate
 
@@ -414,6 +446,13 @@ def load_tray(
         except CalibrationError:
             continue
     return calibrate(first_frame, floor_mm=floor_mm or FLOOR_MM)
+
+
+def saved_tray(folder: Path | None) -> bool:
+    """Whether ``load_tray`` finds a calibration of ``folder`` (or one a power cut left)."""
+    if folder is None:
+        return False
+    return (folder / "tray.json").is_file() or bool(_left_by_a_power_cut(folder))
 
 
 def _left_by_a_power_cut(folder: Path | None) -> list[Path]:
@@ -465,6 +504,8 @@ def settings_for(
         make_reader=make_reader,
         live=live,
         pace_seconds=0.0 if live else FOLDER_PACE_SECONDS,
+        calibrated=lambda: saved_tray(tray),
+        averaged=averaged,
     )
 
 

@@ -175,6 +175,10 @@ _TEXTS: Mapping[str, tuple[str, str]] = {
         "ses images ne vont pas avec la calibration",
     ),
     "camera-ended": ("no more pictures", "plus d'images"),
+    "camera-uncalibrated": (
+        "not calibrated yet ({problem}); it tries again",
+        "pas encore calibrée ({problem}) ; elle réessaie",
+    ),
     "camera-kit": ("it does not read this game's throws", "elle ne lit pas ces lancers"),
     "camera-no-work": ("this camera cannot do that", "cette caméra ne peut pas le faire"),
     # a throw the camera refused, by vision's reason (vision.observation.Reason)
