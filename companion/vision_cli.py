@@ -49,20 +49,15 @@ def add_vision_commands(commands: Any) -> None:
         help="find the floor by the printed corner markers, by the felt's outline, or "
         "by the markers when all four are seen (default)",
     )
-    calibrate.add_argument(
-        "--camera-height",
-        type=_camera_height,
-        default=None,
-        metavar="MM",
-        help="lens above the felt, in mm (default 380)",
-    )
+    _camera_height_option(calibrate)
     _floor_option(calibrate)
     calibrate.set_defaults(handler=_guarded(_calibrate))
 
     enrol = sub.add_parser("enrol", help="teach a profile the faces of your implements")
     enrol.add_argument("--labels", type=Path, help="a labelled folder to learn from")
     enrol.add_argument("--tray", help="calibration folder or empty-tray image (guided mode)")
-    _floor_option(enrol)
+    _floor_option(enrol, ", when --tray is an image or the first frame")
+    _camera_height_option(enrol, ", when --tray is an image or the first frame")
     _source(enrol)
     enrol.add_argument(
         "--kind",
@@ -179,6 +174,9 @@ def add_vision_commands(commands: Any) -> None:
     )
     _each_alone_option(evaluate, "folder's pictures")
     _floor_option(evaluate, "; with --synthetic, the trays drawn")
+    _camera_height_option(
+        evaluate, "; a scene's labels may say camera_height_mm (generated scenes: 380)"
+    )
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.set_defaults(handler=_guarded(_evaluate))
 
@@ -223,6 +221,16 @@ def _floor_option(parser: argparse.ArgumentParser, more: str = "") -> None:
     )
 
 
+def _camera_height_option(parser: argparse.ArgumentParser, more: str = "") -> None:
+    parser.add_argument(
+        "--camera-height",
+        type=_camera_height,
+        default=None,
+        metavar="MM",
+        help=f"the lens above the felt, in mm (default 380){more}",
+    )
+
+
 def _each_alone_option(parser: argparse.ArgumentParser, pictures: str) -> None:
     from vision.font import PICTURES_FEWEST  # no OpenCV: vision.font reads no picture
 
@@ -243,6 +251,7 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
         "first frame)",
     )
     _floor_option(parser, ", when --tray is an image or the first frame")
+    _camera_height_option(parser, ", when --tray is an image or the first frame")
     parser.add_argument("--profile", type=Path, help="profile file (default: shipped one)")
     parser.add_argument("--expect", metavar="KIT", help=f"what was thrown: {', '.join(KIT_NAMES)}")
     parser.add_argument("--game", help="rule set: gives the kit and turns readings into throws")
@@ -294,7 +303,8 @@ def _at_least_one(text: str) -> int:
 
 
 def _camera_height(text: str) -> float:
-    """``--camera-height``: a lens far enough above the felt for dice to lie below it."""
+    """``--camera-height``: a lens far enough above the felt for dice to lie below it (the
+    bounds are vision.tray.LENS_ABOVE_FELT_MM, named here so that --help needs no OpenCV)."""
     try:
         height = float(text)
     except ValueError:
@@ -318,8 +328,8 @@ def _floor_mm(text: str) -> tuple[float, float]:
 
 def _load_tray(
     spec: str | None,
-    frames: Iterator[Any] | None = None,
-    floor_mm: tuple[float, float] | None = None,
+    frames: Iterator[Any] | None,
+    args: argparse.Namespace,
     *,
     averaged: int | None = None,
 ) -> Tray:
@@ -327,25 +337,33 @@ def _load_tray(
     frames after it are then the pictures; with ``averaged``, a camera's or a video's,
     whose first still frames are averaged as its throws are: see
     ``vision.stack.still_average``). An empty tray's picture is calibrated as of
-    ``floor_mm`` inside (default 400 x 300 mm)."""
+    ``--floor-mm`` inside (default 400 x 300 mm), with the lens ``--camera-height`` above
+    the felt (default 380 mm); a calibration folder says both."""
     from vision.errors import CalibrationError
     from vision.stack import still_average
-    from vision.tray import FLOOR_MM, Tray, calibrate, read_image
+    from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, Tray, calibrate, read_image
 
-    inside = floor_mm or FLOOR_MM
+    floor_mm, height = args.floor_mm, args.camera_height
+    inside, above = floor_mm or FLOOR_MM, height or CAMERA_HEIGHT_MM
     if spec is None:
         if frames is None:
             raise CalibrationError("give --tray: a calibration folder or an empty-tray image")
         empty = next(frames) if averaged is None else still_average(frames, count=averaged)
-        return calibrate(empty, floor_mm=inside)
+        return calibrate(empty, above, floor_mm=inside)
     path = Path(spec)
     if not path.is_dir():
-        return calibrate(read_image(path), floor_mm=inside)
+        return calibrate(read_image(path), above, floor_mm=inside)
     tray = Tray.load(path)
     if floor_mm is not None and floor_mm != tray.floor_mm:
         raise CalibrationError(
             "the calibration in {} is of a tray of {:g} x {:g} mm, not {:g} x {:g}: calibrate "
             "again with --floor-mm, or leave --floor-mm out".format(path, *tray.floor_mm, *floor_mm)
+        )
+    if height is not None and height != tray.camera_height_mm:
+        raise CalibrationError(
+            f"the calibration in {path} is of a camera {tray.camera_height_mm:g} mm above "
+            f"the felt, not {height:g}: calibrate again with --camera-height, or leave "
+            "--camera-height out"
         )
     return tray
 
@@ -493,7 +511,7 @@ def _guided_glyphs(args: argparse.Namespace) -> list[Any]:
     )
     shown: list[tuple[int, Any]] = []
     with _opened(args.source) as frames:
-        tray = _load_tray(args.tray, frames, args.floor_mm)
+        tray = _load_tray(args.tray, frames, args)
         step = 0  # a picture with no d4 taken asks for the same value again
         for index, frame in enumerate(frames):
             value = VALUES[step % len(VALUES)]
@@ -527,7 +545,7 @@ def _guided_examples(args: argparse.Namespace) -> list[Any]:
         file=say,
     )
     with _opened(args.source) as frames:
-        tray = _load_tray(args.tray, frames, args.floor_mm)
+        tray = _load_tray(args.tray, frames, args)
         segmenter = Segmenter(tray)
         step = 0  # a picture with nothing taken asks for the same faces again
         for index, frame in enumerate(frames):
@@ -573,7 +591,7 @@ def _read(args: argparse.Namespace) -> int:
         images, tray = _folder_images(args.source, tray)
     if images:
         font = None if args.each_alone else FontInPlay.of_pictures()
-        loaded = _load_tray(tray, floor_mm=args.floor_mm)
+        loaded = _load_tray(tray, None, args)
         reader = Reader(loaded, profile, d4_font_of_pictures=font)
         # Each reported as it is read, or, their d4s' font judged together, once all are:
         # kept meanwhile as an observation or the message of an image that cannot be read.
@@ -591,7 +609,7 @@ def _read(args: argparse.Namespace) -> int:
         results += [_reported(path, reading, font, args) for path, reading in waiting]
     elif args.source is not None:
         with _opened(args.source) as frames:
-            reader = Reader(_load_tray(args.tray, frames, args.floor_mm), profile)
+            reader = Reader(_load_tray(args.tray, frames, args), profile)
             for index, frame in enumerate(frames):
                 results.append(_report(f"frame {index + 1}", reader.read(frame, kit), args))
     else:
@@ -670,7 +688,7 @@ def _watch(args: argparse.Namespace) -> int:
     with _opened_source(args.source) as (source, frames):
         averaged = args.averaged or STACKED
         tray = _load_tray(
-            args.tray, frames, args.floor_mm, averaged=averaged if is_stream(args.source) else None
+            args.tray, frames, args, averaged=averaged if is_stream(args.source) else None
         )
         watcher = ThrowWatcher(
             Reader(tray, profile, learn_hand=True),  # the throws of one game, in order
@@ -700,7 +718,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from vision.evaluate import TrayReaders, evaluate
     from vision.hand import Hand
     from vision.synthetic import D4_EDGE_MM, D6_SIDE_MM, SCENE_KITS, check_drawable, write_set
-    from vision.tray import FLOOR_MM, floor_size
+    from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, floor_size
 
     floor_mm = floor_size(*(args.floor_mm or FLOOR_MM))
     if args.synthetic:
@@ -754,14 +772,29 @@ def _evaluate(args: argparse.Namespace) -> int:
         detail_numerals=args.detail_numerals,
         each_alone=args.each_alone,
     )
-    report = evaluate(load_scenes(args.folder), read, args.mistakes, floor_mm=floor_mm)
+    height = args.camera_height or CAMERA_HEIGHT_MM
+    scenes = load_scenes(args.folder)
+    report = evaluate(scenes, read, args.mistakes, floor_mm=floor_mm, camera_height_mm=height)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:
+        print(_geometry(scenes, floor_mm, height))
         print(report.text())
         if args.mistakes:
             print(f"pictures of {report.pictures} mistakes in {args.mistakes}")
     return 0
+
+
+def _geometry(scenes: list[Any], floor_mm: tuple[float, float], height: float) -> str:
+    """What the trays were calibrated as: the perspective of dice, read wrong, costs
+    readings (a camera 260 mm above the felt taken for 380 read 2 of 60 d4s wrong)."""
+    told = sum(scene.floor_mm is not None or scene.camera_height_mm is not None for scene in scenes)
+    labels = f"; {told} scenes' labels say their own" if told else ""
+    long, short = floor_mm
+    return (
+        f"trays calibrated as {long:g} x {short:g} mm inside, the camera {height:g} mm above "
+        f"the felt (--floor-mm, --camera-height{labels})"
+    )
 
 
 def _drawn_away(folder: Path) -> None:

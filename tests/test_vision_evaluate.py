@@ -19,7 +19,7 @@ from vision.observation import Box, Implement, Kind, Observation, Reason, Refusa
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
 from vision.synthetic import write_set
-from vision.tray import FLOOR_MM, Image, Tray
+from vision.tray import Image, Tray
 
 
 def test_recent_makes_a_value_once_while_kept_and_again_once_let_go() -> None:
@@ -100,9 +100,9 @@ def test_trays_asked_for_again_after_being_let_go_are_calibrated_again(
     calibrated: list[Path] = []
     real = Scene.calibrated
 
-    def counted(scene: Scene, floor_mm: tuple[float, float] = FLOOR_MM) -> Tray:
+    def counted(scene: Scene, floor_mm: tuple[float, float], camera_height_mm: float) -> Tray:
         calibrated.append(scene.tray)
-        return real(scene, floor_mm)
+        return real(scene, floor_mm, camera_height_mm)
 
     monkeypatch.setattr(Scene, "calibrated", counted)
     first = many_trays[0]

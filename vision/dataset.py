@@ -17,7 +17,16 @@ from vision.profile import Example
 from vision.segment import Blob, Foreground, Segmenter
 from vision.shapes import Shape, classify
 from vision.tetra import fit_tetra, numeral_view
-from vision.tray import FLOOR_MM, Image, Tray, calibrate, floor_size, read_image
+from vision.tray import (
+    CAMERA_HEIGHT_MM,
+    FLOOR_MM,
+    LENS_ABOVE_FELT_MM,
+    Image,
+    Tray,
+    calibrate,
+    floor_size,
+    read_image,
+)
 
 MATCH_IOU = 0.5
 
@@ -40,10 +49,15 @@ class Scene:
     reasons: tuple[str, ...]
     objects: tuple[TruthObject, ...]
     floor_mm: tuple[float, float] | None = None  # the tray's inside, when the labels say
+    camera_height_mm: float | None = None  # the lens above the felt, when the labels say
 
-    def calibrated(self, floor_mm: tuple[float, float] = FLOOR_MM) -> Tray:
-        """The scene's empty tray, of the labels' size or else ``floor_mm``."""
-        return calibrate(read_image(self.tray), floor_mm=self.floor_mm or floor_mm)
+    def calibrated(
+        self, floor_mm: tuple[float, float] = FLOOR_MM, camera_height_mm: float = CAMERA_HEIGHT_MM
+    ) -> Tray:
+        """The scene's empty tray, of the labels' size and camera height, or else
+        ``floor_mm`` and ``camera_height_mm``."""
+        above = self.camera_height_mm or camera_height_mm
+        return calibrate(read_image(self.tray), above, floor_mm=self.floor_mm or floor_mm)
 
 
 def load_scenes(folder: Path) -> list[Scene]:
@@ -97,6 +111,8 @@ def _scene_from_fields(folder: Path, record: dict[str, object]) -> Scene:
     reasons = record.get("reasons", [])
     floor = record.get("floor_mm")
     floor_mm = None if floor is None else floor_size(*(float(v) for v in floor))  # type: ignore[attr-defined]
+    height = record.get("camera_height_mm")
+    camera_height_mm = None if height is None else _camera_height(float(height))  # type: ignore[arg-type]
     return Scene(
         folder / str(record["image"]),
         folder / str(record["tray"]),
@@ -106,7 +122,15 @@ def _scene_from_fields(folder: Path, record: dict[str, object]) -> Scene:
         tuple(str(r) for r in reasons),  # type: ignore[attr-defined]
         objects,
         floor_mm,
+        camera_height_mm,
     )
+
+
+def _camera_height(height: float) -> float:
+    if not LENS_ABOVE_FELT_MM[0] <= height <= LENS_ABOVE_FELT_MM[1]:
+        low, high = LENS_ABOVE_FELT_MM
+        raise ValueError(f"camera_height_mm {height:g}: the lens is {low:g} to {high:g} mm above")
+    return height
 
 
 def _kind(name: str) -> Kind:

@@ -18,7 +18,7 @@ from vision.font import FAMILIAR_LEVEL, FontInPlay, refused_for_font
 from vision.observation import Implement, Kind, Observation
 from vision.profile import Profile
 from vision.reader import Reader
-from vision.tray import FLOOR_MM, Image, Tray, read_image
+from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, Image, Tray, read_image
 
 OBJECT_MATCH_IOU = 0.3
 CORRECT, REFUSED, WRONG = "correct", "refused", "wrong"
@@ -178,11 +178,13 @@ def evaluate(
     mistakes_folder: Path | None = None,
     *,
     floor_mm: tuple[float, float] = FLOOR_MM,
+    camera_height_mm: float = CAMERA_HEIGHT_MM,
     d4_font: FontInPlay | None = None,
 ) -> Report:
-    """Every scene read and scored; a scene's tray is calibrated as of the size its labels
-    give, else ``floor_mm``. A tray that cannot be calibrated refuses its scenes (reason
-    ``calibration``): the device would refuse to read them too.
+    """Every scene read and scored; a scene's tray is calibrated as of the size and the
+    camera's height its labels give, else ``floor_mm`` and ``camera_height_mm``. A tray
+    that cannot be calibrated refuses its scenes (reason ``calibration``): the device
+    would refuse to read them too.
 
     ``d4_font``: told by ``read`` of every d4 it reads (by default, a ``TrayReaders``'s);
     once every scene is read, the numbered d4s of a font it finds unknown are refused, as a
@@ -195,7 +197,7 @@ def evaluate(
     trays: Recent[Path, Tray | CalibrationError] = Recent(KEPT_TRAYS)
     read_scenes: list[tuple[Scene, Observation | str]] = []
     for scene in scenes:
-        tray = trays.get(scene.tray, partial(_calibrated, scene, floor_mm))
+        tray = trays.get(scene.tray, partial(_calibrated, scene, floor_mm, camera_height_mm))
         if isinstance(tray, CalibrationError):
             read_scenes.append((scene, str(tray)))
             continue
@@ -221,9 +223,11 @@ def evaluate(
     return report
 
 
-def _calibrated(scene: Scene, floor_mm: tuple[float, float]) -> Tray | CalibrationError:
+def _calibrated(
+    scene: Scene, floor_mm: tuple[float, float], camera_height_mm: float
+) -> Tray | CalibrationError:
     try:
-        return scene.calibrated(floor_mm)
+        return scene.calibrated(floor_mm, camera_height_mm)
     except CalibrationError as error:
         return error
 

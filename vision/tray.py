@@ -35,6 +35,7 @@ FLOOR_MM = (400.0, 300.0)  # inside of the tray, long side first, unless told ot
 FLOOR_PROPORTION_SLACK = 1.1
 FLOOR_SIZE_RANGE = (100.0, 2000.0)  # mm, any side of a tray's inside
 CAMERA_HEIGHT_MM = 380.0  # lens above the floor, when calibration was not told otherwise
+LENS_ABOVE_FELT_MM = (100.0, 2000.0)  # a camera height that can be told: dice lie below it
 ANALYSIS_SCALE = 0.5  # segmentation runs on a half-size frame
 _FIND_SCALE = 0.25
 # The working scale: the development pictures (1200x900, the floor's 400 mm seen from 37-39

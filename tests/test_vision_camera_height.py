@@ -1,0 +1,120 @@
+"""The camera's height above the felt: it places a die's top point and sides in the
+picture, and a camera nearer the tray than calibration assumes reads d4s wrong. Told by
+calibration (the device's ``above_tray_mm``), by ``--camera-height`` on every command
+that calibrates, or by a labelled scene's ``camera_height_mm``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.cli import main
+from vision import synthetic
+from vision.dataset import Scene, load_scenes
+from vision.errors import LabelsError
+from vision.kit import kit_named
+from vision.profile import default_profile
+from vision.reader import Reader
+from vision.synthetic import scene, write_set
+from vision.tray import FLOOR_MM, Tray, calibrate
+
+NEARER_MM = 260.0
+# Drawn with the camera at NEARER_MM, the d4s of these seeds are refused when read as if
+# it were at the usual 380 mm (others were read wrong: seeds 27 and 28 with today's
+# OpenCV; under Bookworm's OpenCV 4.6, whose drawn glyphs are read less often at all, these
+# two are read when told as well).
+NEAR_SEEDS = (32, 53)
+
+
+@pytest.mark.parametrize("seed", NEAR_SEEDS)
+def test_a_camera_told_its_height_reads_a_d4_seen_from_nearer(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(synthetic, "CAMERA_HEIGHT_MM", NEARER_MM)  # the generator's camera
+    made = scene(seed, "ur-nostick")
+    tray = calibrate(made.empty, NEARER_MM)
+    observation = Reader(tray, default_profile()).read(made.frame, kit_named("ur-nostick"))
+    assert not observation.refused, observation.summary()
+    [die] = observation.implements
+    assert die.value == made.objects[0]["value"]
+
+
+def _record(**more: object) -> dict[str, object]:
+    record: dict[str, object] = {
+        "image": "images/0.png",
+        "tray": "trays/0.png",
+        "kit": "sticks4",
+        "expect": "read",
+        "objects": [],
+    }
+    return record | more
+
+
+def _labelled(folder: Path, **more: object) -> Path:
+    made = scene(1, "sticks4")
+    for part, picture in (("images", made.frame), ("trays", made.empty)):
+        (folder / part).mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / part / "0.png"), picture)
+    (folder / "labels.jsonl").write_text(json.dumps(_record(**more)) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_a_scenes_labels_say_its_cameras_height(tmp_path: Path) -> None:
+    [told] = load_scenes(_labelled(tmp_path / "told", camera_height_mm=450))
+    assert told.calibrated().camera_height_mm == 450
+    [untold] = load_scenes(_labelled(tmp_path / "untold"))
+    assert untold.camera_height_mm is None
+    assert untold.calibrated(FLOOR_MM, 300.0).camera_height_mm == 300
+
+
+def test_a_labelled_height_no_camera_has_is_named_with_its_line(tmp_path: Path) -> None:
+    _labelled(tmp_path, camera_height_mm=20)
+    with pytest.raises(LabelsError, match=r"line 1: camera_height_mm 20: the lens is 100 to"):
+        load_scenes(tmp_path)
+
+
+def test_evaluate_calibrates_with_the_height_given_and_says_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = write_set(tmp_path / "set", 2, seed=4, trouble_share=0.0)
+    heights: list[float] = []
+    real = Scene.calibrated
+
+    def recorded(scene: Scene, floor_mm: tuple[float, float], camera_height_mm: float) -> Tray:
+        tray = real(scene, floor_mm, camera_height_mm)
+        heights.append(tray.camera_height_mm)
+        return tray
+
+    monkeypatch.setattr(Scene, "calibrated", recorded)
+    assert main(["vision", "evaluate", str(folder), "--camera-height", "420"]) == 0
+    assert heights == [420.0, 420.0]
+    out = capsys.readouterr().out
+    assert out.startswith("trays calibrated as 400 x 300 mm inside, the camera 420 mm above")
+
+
+def test_read_calibrates_an_empty_trays_picture_with_the_height_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(synthetic, "CAMERA_HEIGHT_MM", NEARER_MM)
+    made = scene(NEAR_SEEDS[0], "ur-nostick")
+    cv2.imwrite(str(tmp_path / "frame.png"), made.frame)
+    cv2.imwrite(str(tmp_path / "empty.png"), made.empty)
+    args = ["vision", "read", str(tmp_path / "frame.png"), "--tray", str(tmp_path / "empty.png")]
+    assert main([*args, "--expect", "ur-nostick", "--json", "--camera-height", "260"]) == 0
+    [result] = json.loads(capsys.readouterr().out)
+    assert result["read"] and result["implements"][0]["value"] == made.objects[0]["value"]
+
+
+def test_a_height_against_a_calibration_of_another_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = scene(2, "sticks4")
+    calibrate(made.empty).save(tmp_path / "tray")  # 380 mm, not told
+    cv2.imwrite(str(tmp_path / "frame.png"), made.frame)
+    args = ["vision", "read", str(tmp_path / "frame.png"), "--tray", str(tmp_path / "tray")]
+    assert main([*args, "--camera-height", "300"]) == 2
+    assert "a camera 380 mm above the felt, not 300: calibrate again" in capsys.readouterr().err
+    assert main([*args, "--camera-height", "380"]) == 0
