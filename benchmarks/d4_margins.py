@@ -60,7 +60,7 @@ LEFT_OUT = {
     "min_story_margin_alone": replace(RULES, min_story_margin_alone=0.0),
     "apex_slack": replace(RULES, apex_slack=1.0),
     "faint_apex_score": replace(RULES, faint_apex_score=0.0),
-    "min_faint_top_numerals": replace(RULES, min_faint_top_numerals=0),
+    "lone_top_score": replace(RULES, lone_top_score=0.0),
     "small_die_edge": replace(RULES, small_die_edge=0.0),
     "small_die_margin": replace(RULES, small_die_margin=0.0),
 }

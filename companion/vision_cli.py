@@ -175,7 +175,7 @@ def add_vision_commands(commands: Any) -> None:
     _each_alone_option(evaluate, "folder's pictures")
     _floor_option(evaluate, "; with --synthetic, the trays drawn")
     _camera_height_option(
-        evaluate, "; a scene's labels may say camera_height_mm (generated scenes: 380)"
+        evaluate, "; a scene's labels may say camera_height_mm; with --synthetic, the dice drawn"
     )
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.set_defaults(handler=_guarded(_evaluate))
@@ -745,6 +745,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                 dice_of_felt=args.dice_of_felt,
                 d6_glare=args.d6_glare,
                 grounded_shadows=args.grounded_shadows,
+                camera_height_mm=args.camera_height or CAMERA_HEIGHT_MM,
             )
         except ValueError as error:  # a kit with no room on the floor asked for
             _drawn_away(args.folder)

@@ -16,6 +16,18 @@ FAINT_TOP_SEEN_ONCE: tuple[Scores, list[Scores | None]] = (
     ],
 )
 
+# A d4 thrown 2, generated, drawn with the camera 260 mm above the felt and read as if it
+# were 380 mm (seed 28): its top point misplaced, its one sharp top numeral fits a 4 at 0.651
+# and the numbering 4-1-3 (one base corner unseen) leads by 0.25.
+NEARER_THAN_TOLD: tuple[Scores, list[Scores | None]] = (
+    {1: 0.262, 2: 0.400, 3: 0.229, 4: 0.651},
+    [
+        {1: 0.896, 2: 0.737, 3: 0.752, 4: 0.463},
+        {1: 0.624, 2: 0.547, 3: 0.807, 4: 0.533},
+        None,
+    ],
+)
+
 # Dev 0147 (thrown 1), a d4 far from the picture's centre: its top numerals say 1 by 0.028,
 # and the whole numbering by as little, one base corner unseen.
 FAR_FROM_CENTRE: tuple[Scores, list[Scores | None]] = (

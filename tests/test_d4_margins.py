@@ -45,7 +45,7 @@ def test_a_faint_top_numeral_seen_once_is_held_back_by_its_rule() -> None:
     apex, corners = FAINT_TOP_SEEN_ONCE
     misread = Judged("set", "wrong.png", 2, apex, corners, 1)
     assert tally([misread]) == {"refused": 1}
-    assert rules_left_out([misread])["min_faint_top_numerals"] == {"wrong": 1, "more_right": 0}
+    assert rules_left_out([misread])["lone_top_score"] == {"wrong": 1, "more_right": 0}
 
 
 def test_the_nearest_wrong_numbering_is_told_with_the_margin_asked() -> None:

@@ -12,7 +12,6 @@ import cv2
 import pytest
 
 from companion.cli import main
-from vision import synthetic
 from vision.dataset import Scene, load_scenes
 from vision.errors import LabelsError
 from vision.kit import kit_named
@@ -30,16 +29,24 @@ NEAR_SEEDS = (32, 53)
 
 
 @pytest.mark.parametrize("seed", NEAR_SEEDS)
-def test_a_camera_told_its_height_reads_a_d4_seen_from_nearer(
-    seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(synthetic, "CAMERA_HEIGHT_MM", NEARER_MM)  # the generator's camera
-    made = scene(seed, "ur-nostick")
+def test_a_camera_told_its_height_reads_a_d4_seen_from_nearer(seed: int) -> None:
+    made = scene(seed, "ur-nostick", camera_height_mm=NEARER_MM)
     tray = calibrate(made.empty, NEARER_MM)
     observation = Reader(tray, default_profile()).read(made.frame, kit_named("ur-nostick"))
     assert not observation.refused, observation.summary()
     [die] = observation.implements
     assert die.value == made.objects[0]["value"]
+
+
+@pytest.mark.parametrize("seed", (27, 28))
+def test_a_camera_nearer_than_told_reads_no_d4_wrong(seed: int) -> None:
+    """Read as if from 380 mm, these d4s were read wrong (with today's OpenCV; Bookworm's
+    draws them otherwise): their top point misplaced, one top numeral sharp enough to read
+    and a little like another value (vision.numerals.LONE_TOP_SCORE)."""
+    made = scene(seed, "ur-nostick", camera_height_mm=NEARER_MM)
+    tray = calibrate(made.empty)  # 380 mm, not told
+    observation = Reader(tray, default_profile()).read(made.frame, kit_named("ur-nostick"))
+    assert [die.value for die in observation.implements] in ([], [made.objects[0]["value"]])
 
 
 def _record(**more: object) -> dict[str, object]:
@@ -96,10 +103,9 @@ def test_evaluate_calibrates_with_the_height_given_and_says_it(
 
 
 def test_read_calibrates_an_empty_trays_picture_with_the_height_given(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(synthetic, "CAMERA_HEIGHT_MM", NEARER_MM)
-    made = scene(NEAR_SEEDS[0], "ur-nostick")
+    made = scene(NEAR_SEEDS[0], "ur-nostick", camera_height_mm=NEARER_MM)
     cv2.imwrite(str(tmp_path / "frame.png"), made.frame)
     cv2.imwrite(str(tmp_path / "empty.png"), made.empty)
     args = ["vision", "read", str(tmp_path / "frame.png"), "--tray", str(tmp_path / "empty.png")]
@@ -118,3 +124,16 @@ def test_a_height_against_a_calibration_of_another_is_said(
     assert main([*args, "--camera-height", "300"]) == 2
     assert "a camera 380 mm above the felt, not 300: calibrate again" in capsys.readouterr().err
     assert main([*args, "--camera-height", "380"]) == 0
+
+
+def test_evaluate_draws_dice_seen_from_the_height_given_and_labels_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "near"
+    args = ["vision", "evaluate", str(folder), "--synthetic", "6", "--seed", "7101"]
+    assert main([*args, "--kit", "ur-nostick", "--camera-height", "260", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["silent_errors"] == 0 and sum(report["scenes"].values()) == 6
+    assert {scene.camera_height_mm for scene in load_scenes(folder)} == {NEARER_MM}
+    assert main(["vision", "evaluate", str(folder)]) == 0  # read as the labels say
+    assert "6 scenes' labels say their own" in capsys.readouterr().out

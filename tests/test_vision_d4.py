@@ -14,6 +14,7 @@ import pytest
 from d4_scores import (
     FAINT_TOP_SEEN_ONCE,
     FAR_FROM_CENTRE,
+    NEARER_THAN_TOLD,
     SMALL_DIE_BLURRED,
     SMALL_DIE_ONE_FACE,
     SMALL_DIE_TOP_SECOND,
@@ -28,6 +29,7 @@ from vision.guided import learnt_glyphs
 from vision.kit import kit_named
 from vision.numerals import (
     MIN_APEX_MARGIN,
+    RULES,
     SMALL_DIE_EDGE,
     DieNumerals,
     Glyph,
@@ -325,8 +327,18 @@ def test_a_faint_top_numeral_seen_on_one_face_only_reads_nothing() -> None:
     assert seen_once.value is None
     assert "seen on one face only" in seen_once.detail
     assert judged(apex, corners, top_numerals=2).value == 1  # two such numerals agreeing
-    clear_apex = {**apex, 1: 0.70}  # a top numeral that looks like one is read alone
+    clear_apex = {**apex, 1: 0.72}  # a top numeral that looks like one is read alone
     assert judged(clear_apex, corners, top_numerals=1).value == 1
+
+
+def test_a_lone_top_numeral_a_little_like_another_reads_nothing() -> None:
+    """Not faint, but seen on one face only and no more like its numeral than a patch a
+    few pixels off looks like one: a camera nearer than told read this die's 2 as 4."""
+    apex, corners = NEARER_THAN_TOLD
+    reading = judged(apex, corners, top_numerals=1)
+    assert reading.value is None and "seen on one face only" in reading.detail
+    without = replace(RULES, lone_top_score=0.0)  # the rule left out
+    assert judged(apex, corners, without, top_numerals=1).value == 4
 
 
 def test_a_small_die_seen_on_one_face_needs_a_clear_numbering() -> None:

@@ -98,8 +98,10 @@ class _Canvas:
         *,
         d6_glare: bool = False,
         grounded_shadows: bool = False,
+        camera_height_mm: float = CAMERA_HEIGHT_MM,
     ) -> None:
         self.rng = rng
+        self.camera_height_mm = camera_height_mm  # the dice's perspective
         self.d6_glare = d6_glare
         self.d4_hand = d4_hand
         self.dice_of_felt = dice_of_felt
@@ -304,7 +306,7 @@ def _d6(canvas: _Canvas, place: tuple[float, float, float], value: int, cocked: 
         cv2.fillPoly(canvas.image, [polygon], body)
         return _bbox(polygon)
     cx, cy = canvas.px(*place[:2])
-    factor = side / (CAMERA_HEIGHT_MM - side)
+    factor = side / (canvas.camera_height_mm - side)
     mm_factor = factor / canvas.px_per_mm
     lift = ((cx - canvas.size[0] / 2) * mm_factor, (cy - canvas.size[1] / 2) * mm_factor)
     top_centre = (place[0] + lift[0], place[1] + lift[1])
@@ -518,7 +520,7 @@ def _d4_corners(
     centre = np.asarray(canvas.px(*place[:2]))
     height = edge * np.sqrt(2 / 3)
     apex = centre + (centre - np.asarray(canvas.size, np.float64) / 2) * height / (
-        CAMERA_HEIGHT_MM - height
+        canvas.camera_height_mm - height
     )
     return base, apex, centre
 
@@ -798,6 +800,7 @@ def scene(
     dice_of_felt: bool = False,
     d6_glare: bool = False,
     grounded_shadows: bool = False,
+    camera_height_mm: float = CAMERA_HEIGHT_MM,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
     ``markers`` puts the printed corner markers on the floor; ``felt`` (BGR) is the felt's
@@ -820,7 +823,9 @@ def scene(
     face (see ``GLARE_SPREAD``); ``grounded_shadows`` casts each shadow from the
     implement's own outline, as an implement resting on the floor casts it (otherwise a
     band of unshadowed felt a pixel or two wide outlines it, where its blurred edge
-    changed the felt; drawn so, the suite's seeds read as they always have).
+    changed the felt; drawn so, the suite's seeds read as they always have);
+    ``camera_height_mm`` the lens above the felt, for the dice's perspective only (the
+    picture's scale on the floor stays the development set's: a lens of another angle).
     """
     _check_options(d4_font, floor_mm, look, resolution)
 
@@ -839,6 +844,7 @@ def scene(
             dice_of_felt,
             d6_glare=d6_glare,
             grounded_shadows=grounded_shadows,
+            camera_height_mm=camera_height_mm,
         )
         empty = canvas.image.copy()
         drawn_look = rng.choice(list(LOOKS))  # drawn even when chosen: the rest stays
@@ -1039,6 +1045,7 @@ def write_set(
     dice_of_felt: bool = False,
     d6_glare: bool = False,
     grounded_shadows: bool = False,
+    camera_height_mm: float = CAMERA_HEIGHT_MM,
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``:
     throws of ``kits``, each drawn at random (see :func:`scene` for the options)."""
@@ -1066,6 +1073,7 @@ def write_set(
             dice_of_felt=dice_of_felt,
             d6_glare=d6_glare,
             grounded_shadows=grounded_shadows,
+            camera_height_mm=camera_height_mm,
         )
         name = f"{index:05d}.png"
         cv2.imwrite(str(folder / "images" / name), made.frame)
@@ -1073,6 +1081,8 @@ def write_set(
         record = {"image": f"images/{name}", "tray": f"trays/{name}", **made.label}
         if floor_mm != FLOOR_MM:
             record["floor_mm"] = list(floor_mm)
+        if camera_height_mm != CAMERA_HEIGHT_MM:
+            record["camera_height_mm"] = camera_height_mm
         lines.append(json.dumps(record))
     (folder / "labels.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
