@@ -495,6 +495,20 @@ def test_a_new_camera_calibrates_itself_from_still_frames_averaged(
     assert noise == pytest.approx(6.0 / 2, rel=0.15)  # four frames averaged
 
 
+def test_a_damaged_calibration_is_made_again_as_at_the_first_start(
+    tmp_path: Path, pictures: ThrowPictures
+) -> None:
+    (tmp_path / "tray").mkdir()
+    (tmp_path / "tray" / "tray.json").write_text("{ cut short", encoding="utf-8")
+    loop, camera = _new_camera(tmp_path, _Table(pictures.empty))
+    camera.start()
+    try:
+        assert loop.events.get(timeout=20) == CameraDone("calibrate", detail="outline")
+    finally:
+        camera.stop()
+    assert np.array_equal(Tray.load(tmp_path / "tray").empty, pictures.empty)
+
+
 def test_a_new_camera_over_a_tray_not_empty_says_so_and_calibrates_once_it_is(
     tmp_path: Path, pictures: ThrowPictures
 ) -> None:

@@ -5,6 +5,7 @@ that calibrates, or by a labelled scene's ``camera_height_mm``."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from vision.kit import kit_named
 from vision.profile import default_profile
 from vision.reader import Reader
 from vision.synthetic import scene, write_set
-from vision.tray import FLOOR_MM, Tray, calibrate
+from vision.tray import FLOOR_MM, LENS_ABOVE_FELT_MM, Tray, calibrate
 
 NEARER_MM = 260.0
 # Drawn with the camera at NEARER_MM, the d4s of these seeds are refused when read as if
@@ -31,8 +32,10 @@ NEAR_SEEDS = (32, 53)
 @pytest.mark.parametrize("seed", NEAR_SEEDS)
 def test_a_camera_told_its_height_reads_a_d4_seen_from_nearer(seed: int) -> None:
     made = scene(seed, "ur-nostick", camera_height_mm=NEARER_MM)
-    tray = calibrate(made.empty, NEARER_MM)
-    observation = Reader(tray, default_profile()).read(made.frame, kit_named("ur-nostick"))
+    kit = kit_named("ur-nostick")
+    untold = Reader(calibrate(made.empty), default_profile()).read(made.frame, kit)
+    assert untold.refused  # taken to be 380 mm
+    observation = Reader(calibrate(made.empty, NEARER_MM), default_profile()).read(made.frame, kit)
     assert not observation.refused, observation.summary()
     [die] = observation.implements
     assert die.value == made.objects[0]["value"]
@@ -72,6 +75,7 @@ def _labelled(folder: Path, **more: object) -> Path:
 def test_a_scenes_labels_say_its_cameras_height(tmp_path: Path) -> None:
     [told] = load_scenes(_labelled(tmp_path / "told", camera_height_mm=450))
     assert told.calibrated().camera_height_mm == 450
+    assert told.calibrated(FLOOR_MM, 300.0).camera_height_mm == 450  # the scene's own
     [untold] = load_scenes(_labelled(tmp_path / "untold"))
     assert untold.camera_height_mm is None
     assert untold.calibrated(FLOOR_MM, 300.0).camera_height_mm == 300
@@ -134,6 +138,19 @@ def test_evaluate_draws_dice_seen_from_the_height_given_and_labels_it(
     assert main([*args, "--kit", "ur-nostick", "--camera-height", "260", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["silent_errors"] == 0 and sum(report["scenes"].values()) == 6
+    assert report["calibrated_as"]["labelled_camera_height_mm"] == 6
     assert {scene.camera_height_mm for scene in load_scenes(folder)} == {NEARER_MM}
     assert main(["vision", "evaluate", str(folder)]) == 0  # read as the labels say
-    assert "6 scenes' labels say their own" in capsys.readouterr().out
+    assert "; 6 scenes' labels say their camera's height)" in capsys.readouterr().out
+
+
+def test_heights_no_camera_has_are_refused_alike_everywhere() -> None:
+    from companion.vision_cli import _camera_height
+
+    low, high = LENS_ABOVE_FELT_MM
+    assert _camera_height(f"{low:g}") == low and _camera_height(f"{high:g}") == high
+    for outside in (low - 1, high + 1):
+        with pytest.raises(argparse.ArgumentTypeError, match="the lens is 100 to 2000 mm"):
+            _camera_height(f"{outside:g}")
+        with pytest.raises(ValueError, match=r"cannot be drawn: 100 to 2000 mm"):
+            scene(1, "modern", camera_height_mm=outside)

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from vision.hand import Hand, hand_of
 from vision.polygons import convex_gap
-from vision.tray import CAMERA_HEIGHT_MM, Image
+from vision.tray import CAMERA_HEIGHT_MM, LENS_ABOVE_FELT_MM, Image
 
 SIZE = (1200, 900)
 PX_PER_MM = 2.48
@@ -827,7 +827,7 @@ def scene(
     ``camera_height_mm`` the lens above the felt, for the dice's perspective only (the
     picture's scale on the floor stays the development set's: a lens of another angle).
     """
-    _check_options(d4_font, floor_mm, look, resolution)
+    _check_options(d4_font, floor_mm, look, resolution, camera_height_mm)
 
     def drawn(rng: Random) -> SyntheticScene:
         canvas = _Canvas(
@@ -874,9 +874,14 @@ def scene(
 
 
 def _check_options(
-    d4_font: str, floor_mm: tuple[float, float], look: str | None, resolution: float
+    d4_font: str,
+    floor_mm: tuple[float, float],
+    look: str | None,
+    resolution: float,
+    camera_height_mm: float = CAMERA_HEIGHT_MM,
 ) -> None:
-    """ValueError for a font, a floor, a look or a resolution :func:`scene` cannot draw."""
+    """ValueError for a font, a floor, a look, a resolution or a camera height
+    :func:`scene` cannot draw."""
     if d4_font not in D4_FONTS:
         raise ValueError(f"no d4 font {d4_font!r}: one of {', '.join(D4_FONTS)}")
     low, high = DRAWN_RESOLUTION
@@ -886,6 +891,12 @@ def _check_options(
             f"development set's {SIZE[0]}x{SIZE[1]}"
         )
     check_drawable(floor_mm)
+    if not LENS_ABOVE_FELT_MM[0] <= camera_height_mm <= LENS_ABOVE_FELT_MM[1]:
+        raise ValueError(
+            "a camera {:g} mm above the felt cannot be drawn: {:g} to {:g} mm".format(
+                camera_height_mm, *LENS_ABOVE_FELT_MM
+            )
+        )
     if look is not None and look not in LOOKS and look not in OTHER_LOOKS:
         raise ValueError(f"no stick look {look!r}: one of {', '.join([*LOOKS, *OTHER_LOOKS])}")
 

@@ -346,7 +346,7 @@ class CameraThrows:
             from vision.stack import STACKED, StillStack
 
             reader = self._reader
-            count = self.settings.averaged or STACKED if reader is None else reader.averaged
+            count = (self.settings.averaged or STACKED) if reader is None else reader.averaged
             scale = 1.0 if reader is None else reader.reader.tray.scale
             self._calibration = _PendingCalibration(StillStack(scale), count)
         self._calibration.tasks.append(task)
@@ -367,7 +367,7 @@ class CameraThrows:
         self._calibration = None
         empty = pending.stack.mean()
         answers = [self._do(task, empty) for task in pending.tasks]
-        if not self._calibrates_first():
+        if not self._calibrates_first() or any(not answer.problem for answer in answers):
             return True
         problem = next((answer.problem for answer in answers if answer.problem), "?")
         self._fail(problem_text("uncalibrated", self.lang(), problem=problem))
@@ -428,7 +428,10 @@ def _close_quietly(source: FrameSource) -> None:
 
 # ----- from the configuration -------------------------------------------------------------
 def load_tray(
-    folder: Path | None, first_frame: Frame, floor_mm: tuple[float, float] | None = None
+    folder: Path | None,
+    first_frame: Frame,
+    floor_mm: tuple[float, float] | None = None,
+    camera_height_mm: float | None = None,
 ) -> Tray:
     """The calibration in ``folder`` if there is one, else the first frame as the empty tray
     (of ``floor_mm`` inside, default 400 x 300 mm): a folder's or a video's, as a live
@@ -436,7 +439,7 @@ def load_tray(
     calibration was put in place (see ``camerajobs.save_tray``) leaves it beside
     ``folder``: the new one, whole, else the old one."""
     from vision.errors import CalibrationError
-    from vision.tray import FLOOR_MM, Tray, calibrate
+    from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, Tray, calibrate
 
     if folder is not None and (folder / "tray.json").is_file():
         return Tray.load(folder)
@@ -445,14 +448,25 @@ def load_tray(
             return Tray.load(left)
         except CalibrationError:
             continue
-    return calibrate(first_frame, floor_mm=floor_mm or FLOOR_MM)
+    height = camera_height_mm or CAMERA_HEIGHT_MM
+    return calibrate(first_frame, height, floor_mm=floor_mm or FLOOR_MM)
 
 
 def saved_tray(folder: Path | None) -> bool:
-    """Whether ``load_tray`` finds a calibration of ``folder`` (or one a power cut left)."""
+    """Whether ``load_tray`` finds a calibration of ``folder`` that it can load (or one a
+    power cut left): a damaged one is made again as at the first start."""
+    from vision.errors import CalibrationError
+    from vision.tray import Tray
+
     if folder is None:
         return False
-    return (folder / "tray.json").is_file() or bool(_left_by_a_power_cut(folder))
+    for place in (folder, *_left_by_a_power_cut(folder)):
+        try:
+            Tray.load(place)
+        except CalibrationError:
+            continue
+        return True
+    return False
 
 
 def _left_by_a_power_cut(folder: Path | None) -> list[Path]:
@@ -477,6 +491,7 @@ def settings_for(
     still_frames: int = 5,
     averaged: int | None = None,
     floor_mm: tuple[float, float] | None = None,
+    camera_height_mm: float | None = None,
 ) -> CameraSettings:
     """Camera settings for ``spec``: ``pi``, a camera number, a video file or a folder.
 
@@ -495,7 +510,7 @@ def settings_for(
         raise CameraSetupError(f"camera: {error}") from None
 
     def make_reader(first: Frame) -> ThrowReader:
-        calibrated = load_tray(tray, first, floor_mm)
+        calibrated = load_tray(tray, first, floor_mm, camera_height_mm)
         return ThrowReader(calibrated, chosen, still_frames=still_frames, averaged=averaged)
 
     live = is_live(spec)

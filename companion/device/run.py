@@ -130,6 +130,7 @@ def _camera(
             still_frames=config.camera_still_frames,
             averaged=config.camera_averaged_frames,
             floor_mm=config.camera_floor_mm,
+            camera_height_mm=config.camera_above_tray_mm,
         )
     except CameraSetupError as error:
         loop.events.put(CameraFailed(str(error)))
