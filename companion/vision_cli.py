@@ -174,8 +174,14 @@ def add_vision_commands(commands: Any) -> None:
     )
     _each_alone_option(evaluate, "folder's pictures")
     _floor_option(evaluate, "; with --synthetic, the trays drawn")
-    _camera_height_option(
-        evaluate, "; a scene's labels may say camera_height_mm; with --synthetic, the dice drawn"
+    evaluate.add_argument(
+        "--camera-height",
+        type=_camera_height_or_auto,
+        default=None,
+        metavar="MM",
+        help="the lens above the felt, in mm (default 380), or 'auto': measured from the "
+        "folder's d4s lying away from the middle (at least 5 throws; else 380); a scene's "
+        "labels may say camera_height_mm; with --synthetic, the height the dice are drawn from",
     )
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.set_defaults(handler=_guarded(_evaluate))
@@ -312,6 +318,10 @@ def _camera_height(text: str) -> float:
     if not 100 <= height <= 2000:
         raise argparse.ArgumentTypeError(f"{text} mm: the lens is 100 to 2000 mm above the felt")
     return height
+
+
+def _camera_height_or_auto(text: str) -> float | str:
+    return "auto" if text == "auto" else _camera_height(text)
 
 
 def _floor_mm(text: str) -> tuple[float, float]:
@@ -729,6 +739,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         resolution = _drawn_resolution(args.resolution)
         d4_edge_mm = _size_range("--d4-edge-mm", args.d4_edge_mm, D4_EDGE_MM)
         d6_side_mm = _size_range("--d6-side-mm", args.d6_side_mm, D6_SIDE_MM)
+        drawn_from = _drawn_height(args.camera_height)
         _check_unused(args.folder)
         try:
             write_set(
@@ -745,7 +756,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                 dice_of_felt=args.dice_of_felt,
                 d6_glare=args.d6_glare,
                 grounded_shadows=args.grounded_shadows,
-                camera_height_mm=args.camera_height or CAMERA_HEIGHT_MM,
+                camera_height_mm=drawn_from,
             )
         except ValueError as error:  # a kit with no room on the floor asked for
             _drawn_away(args.folder)
@@ -773,10 +784,12 @@ def _evaluate(args: argparse.Namespace) -> int:
         detail_numerals=args.detail_numerals,
         each_alone=args.each_alone,
     )
-    height = args.camera_height or CAMERA_HEIGHT_MM
     scenes = load_scenes(args.folder)
+    height, measured = args.camera_height or CAMERA_HEIGHT_MM, None
+    if height == "auto":
+        height, measured = _measured_height(scenes, floor_mm)
     report = evaluate(scenes, read, args.mistakes, floor_mm=floor_mm, camera_height_mm=height)
-    geometry = _geometry(scenes, floor_mm, height)
+    geometry = _geometry(scenes, floor_mm, height, measured)
     if args.json:
         print(json.dumps({"calibrated_as": geometry, **report.as_dict()}, indent=2))
     else:
@@ -787,13 +800,46 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _geometry(scenes: list[Any], floor_mm: tuple[float, float], height: float) -> dict[str, Any]:
+def _drawn_height(given: float | str | None) -> float:
+    from vision.tray import CAMERA_HEIGHT_MM
+
+    if given == "auto":
+        raise VisionSetupError("with --synthetic, --camera-height is the height drawn: in mm")
+    return CAMERA_HEIGHT_MM if given is None else float(given)
+
+
+def _measured_height(scenes: list[Any], floor_mm: tuple[float, float]) -> tuple[float, int]:
+    """``--camera-height auto``: the height the d4s of the scenes whose labels do not say
+    theirs tell (vision.height), or the usual 380 mm told by none (0 throws)."""
+    from vision.errors import CalibrationError
+    from vision.height import camera_height
+    from vision.tray import CAMERA_HEIGHT_MM, read_image
+
+    def throws() -> Iterator[tuple[Any, Tray]]:
+        for scene in scenes:
+            if scene.camera_height_mm is None:
+                try:
+                    yield read_image(scene.image), scene.calibrated(floor_mm)
+                except CalibrationError:
+                    continue
+
+    estimate = camera_height(throws())
+    if estimate is None:
+        return CAMERA_HEIGHT_MM, 0
+    return round(estimate.height_mm, -1), estimate.throws  # to 10 mm: about its spread
+
+
+def _geometry(
+    scenes: list[Any], floor_mm: tuple[float, float], height: float, measured: int | None
+) -> dict[str, Any]:
     """What the trays were calibrated as, unless a scene's labels say otherwise: the
     perspective of dice, taken wrong, costs readings (generated throws from 260 mm taken
-    as from 380: a quarter of their clean throws refused, against 2 %)."""
+    as from 380: a quarter of their clean throws refused, against 2 %). ``measured``: the
+    throws whose d4s told the height (``--camera-height auto``)."""
     return {
         "floor_mm": list(floor_mm),
         "camera_height_mm": height,
+        "camera_height_measured_from": measured,
         "labelled_floor_mm": sum(scene.floor_mm is not None for scene in scenes),
         "labelled_camera_height_mm": sum(scene.camera_height_mm is not None for scene in scenes),
     }
@@ -809,10 +855,14 @@ def _geometry_text(geometry: dict[str, Any]) -> str:
         )
         if count
     ]
+    measured = geometry["camera_height_measured_from"]
+    told = "--floor-mm, --camera-height"
+    if measured is not None:
+        told = f"measured from {measured} throws' d4s" if measured else "no d4 told it"
     return (
         f"trays calibrated as {long:g} x {short:g} mm inside, the camera "
         f"{geometry['camera_height_mm']:g} mm above the felt "
-        f"({'; '.join(['--floor-mm, --camera-height', *labelled])})"
+        f"({'; '.join([told, *labelled])})"
     )
 
 

@@ -15,11 +15,12 @@ import pytest
 from companion.cli import main
 from vision.dataset import Scene, load_scenes
 from vision.errors import LabelsError
+from vision.height import FEWEST_THROWS, camera_height
 from vision.kit import kit_named
 from vision.profile import default_profile
 from vision.reader import Reader
 from vision.synthetic import scene, write_set
-from vision.tray import FLOOR_MM, LENS_ABOVE_FELT_MM, Tray, calibrate
+from vision.tray import FLOOR_MM, LENS_ABOVE_FELT_MM, Tray, calibrate, read_image
 
 NEARER_MM = 260.0
 # Drawn with the camera at NEARER_MM, the d4s of these seeds are refused when read as if
@@ -154,3 +155,43 @@ def test_heights_no_camera_has_are_refused_alike_everywhere() -> None:
             _camera_height(f"{outside:g}")
         with pytest.raises(ValueError, match=r"cannot be drawn: 100 to 2000 mm"):
             scene(1, "modern", camera_height_mm=outside)
+
+
+@pytest.fixture(scope="module")
+def drawn_from_300(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("near") / "set"
+    return write_set(
+        folder, 16, seed=7201, trouble_share=0.0, kits=("ur-nostick",), camera_height_mm=300.0
+    )
+
+
+def test_the_d4s_tell_the_cameras_height(drawn_from_300: Path) -> None:
+    scenes = load_scenes(drawn_from_300)
+    told = camera_height((read_image(scene.image), scene.calibrated()) for scene in scenes)
+    assert told is not None and told.throws >= FEWEST_THROWS
+    assert told.height_mm == pytest.approx(300.0, abs=20.0)  # calibrated as from 380
+    few = scenes[: FEWEST_THROWS - 1]
+    assert camera_height((read_image(scene.image), scene.calibrated()) for scene in few) is None
+
+
+def test_evaluate_measures_the_height_when_asked(
+    drawn_from_300: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    untold = tmp_path / "untold"
+    untold.mkdir()
+    for part in ("images", "trays"):
+        (untold / part).symlink_to(drawn_from_300 / part)
+    lines = (drawn_from_300 / "labels.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    for record in records:
+        del record["camera_height_mm"]
+    (untold / "labels.jsonl").write_text(
+        "".join(json.dumps(record) + "\n" for record in records), encoding="utf-8"
+    )
+    assert main(["vision", "evaluate", str(untold), "--camera-height", "auto", "--json"]) == 0
+    calibrated_as = json.loads(capsys.readouterr().out)["calibrated_as"]
+    assert calibrated_as["camera_height_mm"] == pytest.approx(300.0, abs=20.0)
+    assert calibrated_as["camera_height_measured_from"] >= FEWEST_THROWS
+    assert main(["vision", "evaluate", str(tmp_path / "x"), "--synthetic", "1",
+                 "--camera-height", "auto"]) == 2  # fmt: skip
+    assert "with --synthetic, --camera-height is the height drawn" in capsys.readouterr().err
