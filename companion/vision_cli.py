@@ -174,14 +174,12 @@ def add_vision_commands(commands: Any) -> None:
     )
     _each_alone_option(evaluate, "folder's pictures")
     _floor_option(evaluate, "; with --synthetic, the trays drawn")
-    evaluate.add_argument(
-        "--camera-height",
-        type=_camera_height_or_auto,
-        default=None,
-        metavar="MM",
-        help="the lens above the felt, in mm (default 380), or 'auto': measured from the "
-        "folder's d4s lying away from the middle (at least 5 throws; else 380); a scene's "
-        "labels may say camera_height_mm; with --synthetic, the height the dice are drawn from",
+    _camera_height_option(
+        evaluate,
+        ", or 'auto': measured from the folder's d4s lying away from the middle (at least 5 "
+        "throws; else 380); a scene's labels may say camera_height_mm; with --synthetic, the "
+        "height the dice are drawn from",
+        auto=True,
     )
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.set_defaults(handler=_guarded(_evaluate))
@@ -227,10 +225,12 @@ def _floor_option(parser: argparse.ArgumentParser, more: str = "") -> None:
     )
 
 
-def _camera_height_option(parser: argparse.ArgumentParser, more: str = "") -> None:
+def _camera_height_option(
+    parser: argparse.ArgumentParser, more: str = "", *, auto: bool = False
+) -> None:
     parser.add_argument(
         "--camera-height",
-        type=_camera_height,
+        type=_camera_height_or_auto if auto else _camera_height,
         default=None,
         metavar="MM",
         help=f"the lens above the felt, in mm (default 380){more}",
@@ -817,7 +817,7 @@ def _measured_height(scenes: list[Any], floor_mm: tuple[float, float]) -> tuple[
 
     def throws() -> Iterator[tuple[Any, Tray]]:
         for scene in scenes:
-            if scene.camera_height_mm is None:
+            if scene.camera_height_mm is None and scene.kit.d4:  # others tell nothing
                 try:
                     yield read_image(scene.image), scene.calibrated(floor_mm)
                 except CalibrationError:

@@ -20,11 +20,11 @@ from vision.tetra import fit_tetra, numeral_view
 from vision.tray import (
     CAMERA_HEIGHT_MM,
     FLOOR_MM,
-    LENS_ABOVE_FELT_MM,
     Image,
     Tray,
     calibrate,
     floor_size,
+    lens_height,
     read_image,
 )
 
@@ -112,7 +112,7 @@ def _scene_from_fields(folder: Path, record: dict[str, object]) -> Scene:
     floor = record.get("floor_mm")
     floor_mm = None if floor is None else floor_size(*(float(v) for v in floor))  # type: ignore[attr-defined]
     height = record.get("camera_height_mm")
-    camera_height_mm = None if height is None else _camera_height(float(height))  # type: ignore[arg-type]
+    camera_height_mm = None if height is None else lens_height(float(height))  # type: ignore[arg-type]
     return Scene(
         folder / str(record["image"]),
         folder / str(record["tray"]),
@@ -124,13 +124,6 @@ def _scene_from_fields(folder: Path, record: dict[str, object]) -> Scene:
         floor_mm,
         camera_height_mm,
     )
-
-
-def _camera_height(height: float) -> float:
-    if not LENS_ABOVE_FELT_MM[0] <= height <= LENS_ABOVE_FELT_MM[1]:
-        low, high = LENS_ABOVE_FELT_MM
-        raise ValueError(f"camera_height_mm {height:g}: the lens is {low:g} to {high:g} mm above")
-    return height
 
 
 def _kind(name: str) -> Kind:

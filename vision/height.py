@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from vision.observation import Kind
 from vision.segment import Blob, Segmenter
 from vision.shapes import Shape, classify
-from vision.tetra import FIT_SCALE, SILHOUETTE_WEIGHT, _crop, _Model, fit_tetras
+from vision.tetra import fit_tetras, unexplained
 from vision.tray import Image, Tray
 
 HEIGHTS_MM = tuple(float(height) for height in range(240, 561, 20))
@@ -66,15 +66,10 @@ def fit_costs(picture: Image, tray: Tray, heights: tuple[float, ...]) -> NDArray
     if not dice:
         return None
     frame = foreground.frame
-    crops = [_crop(frame, blob, tray) for blob in dice]
-    model = _Model(crops, FIT_SCALE, SILHOUETTE_WEIGHT, shaded_floor=True)  # as the fit scores
     costs = []
     for height in heights:
-        seen_from = replace(tray, camera_height_mm=height)
-        fits = fit_tetras(frame, dice, seen_from)
-        bases = np.stack([fit.base for fit in fits])
-        apexes = np.stack([fit.apex for fit in fits])
-        costs.append(float(model.unexplained(np.arange(len(fits)), bases, apexes).sum()))
+        fits = fit_tetras(frame, dice, replace(tray, camera_height_mm=height))
+        costs.append(unexplained(frame, dice, tray, fits))
     return np.asarray(costs)
 
 

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from vision.hand import Hand, hand_of
 from vision.polygons import convex_gap
-from vision.tray import CAMERA_HEIGHT_MM, LENS_ABOVE_FELT_MM, Image
+from vision.tray import CAMERA_HEIGHT_MM, Image, lens_height
 
 SIZE = (1200, 900)
 PX_PER_MM = 2.48
@@ -891,12 +891,7 @@ def _check_options(
             f"development set's {SIZE[0]}x{SIZE[1]}"
         )
     check_drawable(floor_mm)
-    if not LENS_ABOVE_FELT_MM[0] <= camera_height_mm <= LENS_ABOVE_FELT_MM[1]:
-        raise ValueError(
-            "a camera {:g} mm above the felt cannot be drawn: {:g} to {:g} mm".format(
-                camera_height_mm, *LENS_ABOVE_FELT_MM
-            )
-        )
+    lens_height(camera_height_mm)
     if look is not None and look not in LOOKS and look not in OTHER_LOOKS:
         raise ValueError(f"no stick look {look!r}: one of {', '.join([*LOOKS, *OTHER_LOOKS])}")
 

@@ -561,6 +561,16 @@ def fit_tetras(
     return [Tetra(base, apex) for base, apex in zip(*dice.shape(params), strict=True)]
 
 
+def unexplained(frame: Image, blobs: Sequence[Blob], tray: Tray, fits: Sequence[Tetra]) -> float:
+    """How much of the picture around ``blobs`` their dice ``fits`` leave unexplained, as
+    the fit of a numbered d4 scores it (``fit_tetras``)."""
+    crops = [_crop(frame, blob, tray) for blob in blobs]
+    model = _Model(crops, FIT_SCALE, SILHOUETTE_WEIGHT, shaded_floor=True)
+    bases = np.stack([fit.base for fit in fits])
+    apexes = np.stack([fit.apex for fit in fits])
+    return float(model.unexplained(np.arange(len(fits)), bases, apexes).sum())
+
+
 def _alike(
     dice: _Dice,
     model: _Model,

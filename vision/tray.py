@@ -356,6 +356,16 @@ def _cut_short_jpeg(data: bytes) -> bool:
     return is_jpeg and data.rfind(b"\xff\xd9") < data.rfind(b"\xff\xda")
 
 
+def lens_height(height_mm: float) -> float:
+    """``height_mm``, or ValueError unless it is a camera height that can be told."""
+    low, high = LENS_ABOVE_FELT_MM
+    if not low <= height_mm <= high:
+        raise ValueError(
+            f"camera_height_mm {height_mm:g}: the lens is {low:g} to {high:g} mm above the felt"
+        )
+    return height_mm
+
+
 def calibrate(
     empty: Image,
     camera_height_mm: float = CAMERA_HEIGHT_MM,
