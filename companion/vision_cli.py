@@ -24,6 +24,7 @@ from companion.reading import Seen, kit_for, throw_text
 
 if TYPE_CHECKING:
     from vision.font import FontInPlay
+    from vision.height import HeightEstimate
     from vision.kit import Kit
     from vision.observation import Observation
     from vision.profile import Profile
@@ -176,9 +177,9 @@ def add_vision_commands(commands: Any) -> None:
     _floor_option(evaluate, "; with --synthetic, the trays drawn")
     _camera_height_option(
         evaluate,
-        ", or 'auto': measured from the folder's d4s lying away from the middle (at least 5 "
-        "throws; else 380); a scene's labels may say camera_height_mm; with --synthetic, the "
-        "height the dice are drawn from",
+        "; not given (or 'auto'), measured from the folder's d4s lying away from the middle "
+        "and used where they fit it clearly better than 380; a scene's labels may say "
+        "camera_height_mm; with --synthetic, the height the dice are drawn from",
         auto=True,
     )
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
@@ -233,7 +234,7 @@ def _camera_height_option(
         type=_camera_height_or_auto if auto else _camera_height,
         default=None,
         metavar="MM",
-        help=f"the lens above the felt, in mm (default 380){more}",
+        help=f"the lens above the felt, in mm{'' if auto else ' (default 380)'}{more}",
     )
 
 
@@ -728,7 +729,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from vision.evaluate import TrayReaders, evaluate
     from vision.hand import Hand
     from vision.synthetic import D4_EDGE_MM, D6_SIDE_MM, SCENE_KITS, check_drawable, write_set
-    from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, floor_size
+    from vision.tray import FLOOR_MM, floor_size
 
     floor_mm = floor_size(*(args.floor_mm or FLOOR_MM))
     if args.synthetic:
@@ -785,11 +786,11 @@ def _evaluate(args: argparse.Namespace) -> int:
         each_alone=args.each_alone,
     )
     scenes = load_scenes(args.folder)
-    height, measured = args.camera_height or CAMERA_HEIGHT_MM, None
-    if height == "auto":
-        height, measured = _measured_height(scenes, floor_mm)
+    given = isinstance(args.camera_height, float)
+    measured = None if given else _measured_height(scenes, floor_mm)
+    height = args.camera_height if given else _height_to_use(measured)
     report = evaluate(scenes, read, args.mistakes, floor_mm=floor_mm, camera_height_mm=height)
-    geometry = _geometry(scenes, floor_mm, height, measured)
+    geometry = _geometry(scenes, floor_mm, height, measured, given=given)
     if args.json:
         print(json.dumps({"calibrated_as": geometry, **report.as_dict()}, indent=2))
     else:
@@ -808,12 +809,12 @@ def _drawn_height(given: float | str | None) -> float:
     return CAMERA_HEIGHT_MM if given is None else float(given)
 
 
-def _measured_height(scenes: list[Any], floor_mm: tuple[float, float]) -> tuple[float, int]:
-    """``--camera-height auto``: the height the d4s of the scenes whose labels do not say
-    theirs tell (vision.height), or the usual 380 mm told by none (0 throws)."""
+def _measured_height(scenes: list[Any], floor_mm: tuple[float, float]) -> HeightEstimate | None:
+    """The height the d4s of the scenes whose labels do not say theirs tell
+    (vision.height), against the usual 380 mm; None when too few tell it."""
     from vision.errors import CalibrationError
     from vision.height import camera_height
-    from vision.tray import CAMERA_HEIGHT_MM, read_image
+    from vision.tray import read_image
 
     def throws() -> Iterator[tuple[Any, Tray]]:
         for scene in scenes:
@@ -823,23 +824,47 @@ def _measured_height(scenes: list[Any], floor_mm: tuple[float, float]) -> tuple[
                 except CalibrationError:
                     continue
 
-    estimate = camera_height(throws())
-    if estimate is None:
-        return CAMERA_HEIGHT_MM, 0
-    return round(estimate.height_mm, -1), estimate.throws  # to 10 mm: about its spread
+    return camera_height(throws())
+
+
+def _height_to_use(measured: HeightEstimate | None) -> float:
+    """The measured height, to 10 mm (about its spread), where the throws prefer it to the
+    usual 380 mm beyond chance; else 380."""
+    from vision.tray import CAMERA_HEIGHT_MM
+
+    if measured is None or not measured.convincing:
+        return CAMERA_HEIGHT_MM
+    return float(round(measured.height_mm, -1))
 
 
 def _geometry(
-    scenes: list[Any], floor_mm: tuple[float, float], height: float, measured: int | None
+    scenes: list[Any],
+    floor_mm: tuple[float, float],
+    height: float,
+    measured: HeightEstimate | None,
+    *,
+    given: bool,
 ) -> dict[str, Any]:
     """What the trays were calibrated as, unless a scene's labels say otherwise: the
     perspective of dice, taken wrong, costs readings (generated throws from 260 mm taken
-    as from 380: a quarter of their clean throws refused, against 2 %). ``measured``: the
-    throws whose d4s told the height (``--camera-height auto``)."""
+    as from 380: a quarter of their clean throws refused, against 2 %). ``measured``: what
+    the folder's d4s told of the height, when it was not given."""
     return {
         "floor_mm": list(floor_mm),
         "camera_height_mm": height,
-        "camera_height_measured_from": measured,
+        "camera_height_given": given,
+        "camera_height_measured": None
+        if measured is None
+        else {
+            "height_mm": round(measured.height_mm, 1),
+            "throws": measured.throws,
+            "fit_better_than_assumed": measured.closer,
+            "fit_worse": measured.farther,
+            "used": measured.convincing,
+        },
+        "unlabelled_d4_throws": sum(
+            scene.camera_height_mm is None and scene.kit.d4 for scene in scenes
+        ),
         "labelled_floor_mm": sum(scene.floor_mm is not None for scene in scenes),
         "labelled_camera_height_mm": sum(scene.camera_height_mm is not None for scene in scenes),
     }
@@ -855,15 +880,27 @@ def _geometry_text(geometry: dict[str, Any]) -> str:
         )
         if count
     ]
-    measured = geometry["camera_height_measured_from"]
-    told = "--floor-mm, --camera-height"
-    if measured is not None:
-        told = f"measured from {measured} throws' d4s" if measured else "no d4 told it"
     return (
-        f"trays calibrated as {long:g} x {short:g} mm inside, the camera "
-        f"{geometry['camera_height_mm']:g} mm above the felt "
-        f"({'; '.join([told, *labelled])})"
+        f"trays calibrated as {long:g} x {short:g} mm inside (--floor-mm), the camera "
+        f"{geometry['camera_height_mm']:g} mm above the felt ({_height_told(geometry)})"
+        + "".join(f"; {line}" for line in labelled)
     )
+
+
+def _height_told(geometry: dict[str, Any]) -> str:
+    """Where the camera's height came from."""
+    measured = geometry["camera_height_measured"]
+    if measured is None:
+        if geometry["camera_height_given"]:
+            return "--camera-height"
+        if geometry["unlabelled_d4_throws"]:
+            return "the usual: too few throws' d4s to measure it"
+        return "the usual"
+    fit = f"{measured['throws']} throws' d4s fit {measured['height_mm']:.0f} mm"
+    counts = f"{measured['fit_better_than_assumed']} better, {measured['fit_worse']} worse"
+    if measured["used"]:
+        return f"measured: {fit}, {counts} than at 380"
+    return f"the usual: {fit}, no better beyond chance ({counts})"
 
 
 def _drawn_away(folder: Path) -> None:

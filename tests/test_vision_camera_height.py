@@ -15,7 +15,7 @@ import pytest
 from companion.cli import main
 from vision.dataset import Scene, load_scenes
 from vision.errors import LabelsError
-from vision.height import FEWEST_THROWS, camera_height
+from vision.height import FEWEST_THROWS, HeightEstimate, camera_height
 from vision.kit import kit_named
 from vision.profile import default_profile
 from vision.reader import Reader
@@ -104,7 +104,10 @@ def test_evaluate_calibrates_with_the_height_given_and_says_it(
     assert main(["vision", "evaluate", str(folder), "--camera-height", "420"]) == 0
     assert heights == [420.0, 420.0]
     out = capsys.readouterr().out
-    assert out.startswith("trays calibrated as 400 x 300 mm inside, the camera 420 mm above")
+    assert out.startswith(
+        "trays calibrated as 400 x 300 mm inside (--floor-mm), the camera 420 mm above the "
+        "felt (--camera-height)\n"
+    )
 
 
 def test_read_calibrates_an_empty_trays_picture_with_the_height_given(
@@ -142,7 +145,9 @@ def test_evaluate_draws_dice_seen_from_the_height_given_and_labels_it(
     assert report["calibrated_as"]["labelled_camera_height_mm"] == 6
     assert {scene.camera_height_mm for scene in load_scenes(folder)} == {NEARER_MM}
     assert main(["vision", "evaluate", str(folder)]) == 0  # read as the labels say
-    assert "; 6 scenes' labels say their camera's height)" in capsys.readouterr().out
+    assert (
+        "felt (the usual); 6 scenes' labels say their camera's height\n" in capsys.readouterr().out
+    )
 
 
 def test_heights_no_camera_has_are_refused_alike_everywhere() -> None:
@@ -174,24 +179,55 @@ def test_the_d4s_tell_the_cameras_height(drawn_from_300: Path) -> None:
     assert camera_height((read_image(scene.image), scene.calibrated()) for scene in few) is None
 
 
-def test_evaluate_measures_the_height_when_asked(
-    drawn_from_300: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    untold = tmp_path / "untold"
-    untold.mkdir()
+def _untold(labelled: Path, folder: Path) -> Path:
+    """``labelled``'s scenes, their labels silent on the camera's height."""
+    folder.mkdir()
     for part in ("images", "trays"):
-        (untold / part).symlink_to(drawn_from_300 / part)
-    lines = (drawn_from_300 / "labels.jsonl").read_text(encoding="utf-8").splitlines()
+        (folder / part).symlink_to(labelled / part)
+    lines = (labelled / "labels.jsonl").read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]
     for record in records:
-        del record["camera_height_mm"]
-    (untold / "labels.jsonl").write_text(
+        record.pop("camera_height_mm", None)
+    (folder / "labels.jsonl").write_text(
         "".join(json.dumps(record) + "\n" for record in records), encoding="utf-8"
     )
-    assert main(["vision", "evaluate", str(untold), "--camera-height", "auto", "--json"]) == 0
-    calibrated_as = json.loads(capsys.readouterr().out)["calibrated_as"]
-    assert calibrated_as["camera_height_mm"] == pytest.approx(300.0, abs=20.0)
-    assert calibrated_as["camera_height_measured_from"] >= FEWEST_THROWS
+    return folder
+
+
+def test_evaluate_measures_an_untold_height_and_uses_it_when_clear(
+    drawn_from_300: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    untold = _untold(drawn_from_300, tmp_path / "untold")
+    for asked in ([], ["--camera-height", "auto"]):
+        assert main(["vision", "evaluate", str(untold), *asked, "--json"]) == 0
+        calibrated_as = json.loads(capsys.readouterr().out)["calibrated_as"]
+        assert calibrated_as["camera_height_mm"] == pytest.approx(300.0, abs=20.0)
+        measured = calibrated_as["camera_height_measured"]
+        assert measured["used"] and measured["throws"] >= FEWEST_THROWS
+        assert measured["fit_better_than_assumed"] > 2 * measured["fit_worse"]
+    assert main(["vision", "evaluate", str(untold), "--camera-height", "380"]) == 0
+    assert "380 mm above the felt (--camera-height)\n" in capsys.readouterr().out
     assert main(["vision", "evaluate", str(tmp_path / "x"), "--synthetic", "1",
                  "--camera-height", "auto"]) == 2  # fmt: skip
     assert "with --synthetic, --camera-height is the height drawn" in capsys.readouterr().err
+
+
+def test_evaluate_keeps_the_usual_height_when_the_d4s_fit_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    drawn = write_set(tmp_path / "set", 8, seed=7301, trouble_share=0.0, kits=("ur-nostick",))
+    assert main(["vision", "evaluate", str(_untold(drawn, tmp_path / "untold"))]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert " the camera 380 mm above the felt (the usual: " in first, first
+    assert "throws' d4s fit 38" in first and "no better beyond chance (0 better" in first, first
+
+
+@pytest.mark.parametrize(
+    ("closer", "farther", "convincing"),
+    [(5, 0, True), (4, 0, False), (10, 2, True), (9, 3, False), (29, 11, True), (6, 4, False)],
+)
+def test_a_height_is_used_only_where_the_throws_prefer_it_beyond_chance(
+    closer: int, farther: int, convincing: bool
+) -> None:
+    estimate = HeightEstimate(300.0, closer + farther, 380.0, closer, farther)
+    assert estimate.convincing is convincing  # a one-sided sign test at 5 %

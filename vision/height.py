@@ -13,6 +13,7 @@ development set (37-39 cm) each fitted best at their own (docs/vision-rounds.md,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -23,7 +24,7 @@ from vision.observation import Kind
 from vision.segment import Blob, Segmenter
 from vision.shapes import Shape, classify
 from vision.tetra import fit_tetras, unexplained
-from vision.tray import Image, Tray
+from vision.tray import CAMERA_HEIGHT_MM, Image, Tray
 
 HEIGHTS_MM = tuple(float(height) for height in range(240, 561, 20))
 FAR_MM = 90.0  # from the point below the lens: nearer, a die's top point moves too little
@@ -31,31 +32,82 @@ FEWEST_THROWS = 5  # throws with such a die, for a height to be told
 MOST_THROWS = 40  # enough: more only cost time
 
 
+CONVINCING_P = 0.05  # a sign test's chance of as many throws preferring a height by luck
+
+
 @dataclass(frozen=True)
 class HeightEstimate:
+    """The height the throws' d4s fit best, against the one the trays were calibrated as."""
+
     height_mm: float
     throws: int  # the throws whose d4s told it
+    assumed_mm: float  # the height the trays were calibrated as
+    closer: int = 0  # throws fitted better at the fitted height nearest height_mm than assumed
+    farther: int = 0  # and worse
+
+    @property
+    def convincing(self) -> bool:
+        """The throws prefer the measured height to the assumed one beyond chance (a
+        one-sided sign test): the averaged costs alone can be carried by a few throws
+        whose fits are off at every height."""
+        return _sign_test(self.closer, self.farther) < CONVINCING_P
+
+
+class HeightEvidence:
+    """The costs of throws' far flat d4s fitted at each height, gathered one throw at a
+    time (a game's throws, or a folder's pictures)."""
+
+    def __init__(self, heights: tuple[float, ...] = HEIGHTS_MM) -> None:
+        self.heights = heights
+        self._costs: list[NDArray[np.float64]] = []  # each throw's, over its best
+
+    @property
+    def throws(self) -> int:
+        return len(self._costs)
+
+    @property
+    def enough(self) -> bool:
+        return self.throws >= MOST_THROWS
+
+    def add(self, picture: Image, tray: Tray) -> bool:
+        """The throw's d4s fitted at every height; False when it has none lying flat away
+        from the middle (it tells nothing)."""
+        costs = fit_costs(picture, tray, self.heights)
+        if costs is None:
+            return False
+        self._costs.append(costs / max(float(costs.min()), 1e-9))
+        return True
+
+    def estimate(self, assumed_mm: float) -> HeightEstimate | None:
+        """The height that explains the throws best, or None before
+        :data:`FEWEST_THROWS`."""
+        if self.throws < FEWEST_THROWS:
+            return None
+        costs = np.asarray(self._costs)
+        heights = np.asarray(self.heights)
+        best = _lowest(heights, costs.sum(axis=0))
+        at_best = costs[:, int(np.argmin(np.abs(heights - best)))]
+        at_assumed = costs[:, int(np.argmin(np.abs(heights - assumed_mm)))]
+        closer = int(np.count_nonzero(at_best < at_assumed))
+        farther = int(np.count_nonzero(at_best > at_assumed))
+        return HeightEstimate(best, self.throws, assumed_mm, closer, farther)
 
 
 def camera_height(
-    throws: Iterable[tuple[Image, Tray]], heights: tuple[float, ...] = HEIGHTS_MM
+    throws: Iterable[tuple[Image, Tray]],
+    heights: tuple[float, ...] = HEIGHTS_MM,
+    assumed_mm: float = CAMERA_HEIGHT_MM,
 ) -> HeightEstimate | None:
     """The lens's height above the felt that best explains the d4s of ``throws`` (each a
     picture and its calibrated tray, of any height), or None when fewer than
-    :data:`FEWEST_THROWS` show a d4 lying flat away from the middle."""
-    totals = np.zeros(len(heights))
-    counted = 0
+    :data:`FEWEST_THROWS` show a d4 lying flat away from the middle; measured against
+    ``assumed_mm`` (:attr:`HeightEstimate.convincing`)."""
+    evidence = HeightEvidence(heights)
     for picture, tray in throws:
-        costs = fit_costs(picture, tray, heights)
-        if costs is None:
-            continue
-        totals += costs / max(float(costs.min()), 1e-9)
-        counted += 1
-        if counted >= MOST_THROWS:
+        evidence.add(picture, tray)
+        if evidence.enough:
             break
-    if counted < FEWEST_THROWS:
-        return None
-    return HeightEstimate(_lowest(np.asarray(heights), totals), counted)
+    return evidence.estimate(assumed_mm)
 
 
 def fit_costs(picture: Image, tray: Tray, heights: tuple[float, ...]) -> NDArray[np.float64] | None:
@@ -92,3 +144,10 @@ def _lowest(heights: NDArray[np.float64], costs: NDArray[np.float64]) -> float:
     step = float(heights[1] - heights[0])
     shift = 0.5 * (left - right) / curvature if curvature > 0 else 0.0
     return float(heights[best] + shift * step)
+
+
+def _sign_test(wins: int, losses: int) -> float:
+    """The chance of ``wins`` or more of ``wins + losses`` fair coin tosses (ties left
+    out): 1 with none tossed."""
+    tossed = wins + losses
+    return float(sum(math.comb(tossed, k) for k in range(wins, tossed + 1)) / 2**tossed)
