@@ -689,6 +689,7 @@ def _report(name: str, observation: Observation, args: argparse.Namespace) -> di
 
 
 def _watch(args: argparse.Namespace) -> int:
+    from vision.height import HeightInPlay
     from vision.reader import Reader
     from vision.sources import is_stream, small_pictures
     from vision.stack import STACKED
@@ -706,6 +707,8 @@ def _watch(args: argparse.Namespace) -> int:
             kit,
             still_frames=args.still,
             averaged=averaged,
+            # not told: measured from the throws' d4s (a calibration folder's may be a guess)
+            height=None if args.camera_height else HeightInPlay(tray.camera_height_mm),
         )
         count = 0
         small = small_pictures(source)
@@ -721,7 +724,25 @@ def _watch(args: argparse.Namespace) -> int:
                 del record["image"]
                 line = {"throw_number": count, "ms": round(elapsed), **record}
                 print(json.dumps(line), flush=True)
+            learned = watcher.measure_height()
+            if learned is not None and watcher.height and watcher.height.estimate:
+                _say_height(learned, watcher.height.estimate, args)
     return 0
+
+
+def _say_height(learned: float, estimate: HeightEstimate, args: argparse.Namespace) -> None:
+    """A camera's height its throws measured, said once, as it is read from."""
+    if args.json:
+        line = {"camera_height_mm": learned, "measured_from_throws": estimate.throws}
+        print(json.dumps(line), flush=True)
+        return
+    print(
+        f"the camera is {learned:g} mm above the felt, as {estimate.closer} of "
+        f"{estimate.throws} throws' d4s say ({estimate.farther} fit "
+        f"{estimate.assumed_mm:g} better): read as from it from now on (--camera-height "
+        f"{learned:g} tells it)",
+        flush=True,
+    )
 
 
 def _evaluate(args: argparse.Namespace) -> int:

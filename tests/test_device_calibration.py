@@ -897,3 +897,86 @@ def test_a_small_d4_is_learnt_with_a_word_on_what_to_expect(ur_device: _Device) 
     lines = _message(ur_device.app)
     assert "New d4 learnt (seen 8 times). It is small for the camera" in lines
     assert lines.endswith("Used from now on.")
+
+
+def _learning_reader(drawn_from_mm: float, **options: Any) -> tuple[ThrowReader, Any]:
+    """A reader on a tray calibrated as from 380 mm (not told), its throws of the d4
+    drawn from ``drawn_from_mm``, measuring the height from 12 of them (not 40: time)."""
+    from vision.height import HeightInPlay
+    from vision.synthetic import scene
+
+    def throws() -> Iterator[Any]:
+        for seed in range(1, 80):
+            yield scene(seed, "ur-nostick", tray_seed=5, camera_height_mm=drawn_from_mm)
+
+    empty = scene(0, "ur-nostick", tray_seed=5, camera_height_mm=drawn_from_mm).empty
+    reader = ThrowReader(calibrate(empty), default_profile(), **options)
+    if reader.height is not None:
+        reader.height = HeightInPlay(reader.height.assumed_mm, needed=12)
+    return reader, throws()
+
+
+def _measured(reader: ThrowReader, throws: Iterator[Any]) -> float | None:
+    """Throws read and measured, as the camera thread does once a settled throw is read,
+    until the reader has judged the height."""
+    for made in throws:
+        reader._event(made.frame, "ur-nostick", "en")
+        learned = reader.measure_height()
+        assert reader.height is not None
+        if not reader.height.learning:
+            return learned
+    raise AssertionError("the throws never told the height")
+
+
+def test_the_devices_reader_learns_an_untold_camera_height_and_saves_it(tmp_path: Path) -> None:
+    reader, throws = _learning_reader(260.0, learn_height=True)
+    learned = _measured(reader, throws)
+    assert learned is not None and abs(learned - 260.0) <= 10.0
+    assert reader.reader.calibrated.camera_height_mm == learned
+    assert reader.reader.tray.camera_height_mm == learned  # read from at once
+    jobs = CameraJobs(tmp_path / "tray", tmp_path / "sticks.json")
+    done, _ = jobs.run(CameraTask("height"), None, reader)
+    assert done.problem == "" and done.detail == f"{learned:g}"
+    assert Tray.load(tmp_path / "tray").camera_height_mm == learned
+    recalibrated = reader.with_tray(Tray.load(tmp_path / "tray"))
+    assert recalibrated.height is not None and recalibrated.height.assumed_mm == learned
+
+
+def test_the_devices_reader_keeps_a_height_its_throws_fit(tmp_path: Path) -> None:
+    reader, throws = _learning_reader(380.0, learn_height=True)
+    assert _measured(reader, throws) is None
+    assert reader.reader.calibrated.camera_height_mm == 380.0
+
+
+def test_a_told_camera_height_is_not_measured(tmp_path: Path) -> None:
+    reader, throws = _learning_reader(260.0)
+    assert reader.height is None
+    reader._event(next(throws).frame, "ur-nostick", "en")
+    assert reader.measure_height() is None
+    settings = settings_for(str(tmp_path), tray=None, profile=None, camera_height_mm=380.0)
+    empty = ThrowPictures("sticks4").empty
+    assert settings.make_reader(empty).height is None
+    untold = settings_for(str(tmp_path), tray=None, profile=None)
+    assert untold.make_reader(empty).height is not None
+
+
+def test_a_height_learned_is_saved_by_the_camera_thread(
+    tmp_path: Path, pictures: ThrowPictures, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reader = ThrowReader(calibrate(pictures.empty), default_profile(), learn_height=True)
+
+    def learned() -> float:
+        reader.reader.seen_from(300.0)
+        return 300.0
+
+    monkeypatch.setattr(reader, "measure_height", learned)
+    posted: list[Event] = []
+    jobs = CameraJobs(tmp_path / "tray", tmp_path / "sticks.json")
+    settings = CameraSettings(
+        open_source=lambda: _Table(pictures.empty), make_reader=lambda _: reader, work=jobs.run
+    )
+    camera = CameraThrows(settings, post=posted.append, kit=lambda: "ur", lang=lambda: "en")
+    camera._reader = reader  # as made from its first frame
+    camera._measure_height(reader, pictures.empty)
+    assert posted == [CameraDone("height", detail="300")]
+    assert Tray.load(tmp_path / "tray").camera_height_mm == 300.0

@@ -13,6 +13,7 @@ import cv2
 import pytest
 
 from companion.cli import main
+from vision import height
 from vision.dataset import Scene, load_scenes
 from vision.errors import LabelsError
 from vision.height import FEWEST_THROWS, HeightEstimate, camera_height
@@ -231,3 +232,39 @@ def test_a_height_is_used_only_where_the_throws_prefer_it_beyond_chance(
 ) -> None:
     estimate = HeightEstimate(300.0, closer + farther, 380.0, closer, farther)
     assert estimate.convincing is convincing  # a one-sided sign test at 5 %
+
+
+def _game_filmed(folder: Path, drawn_from_mm: float, throws: int) -> None:
+    """A folder of frames: the empty tray, then throws of the d4 drawn from
+    ``drawn_from_mm``, each lying still for four frames and taken away (as BMP, which
+    decodes fastest; a picture repeated is written once and linked)."""
+    folder.mkdir()
+    empty = folder / "0000.bmp"
+    cv2.imwrite(
+        str(empty), scene(0, "ur-nostick", tray_seed=5, camera_height_mm=drawn_from_mm).empty
+    )
+    index = 0
+    for seed in range(1, throws + 1):
+        made = scene(seed, "ur-nostick", tray_seed=5, camera_height_mm=drawn_from_mm)
+        first = folder / f"{index + 1:04d}.bmp"
+        cv2.imwrite(str(first), made.frame)
+        for again in range(index + 2, index + 5):
+            (folder / f"{again:04d}.bmp").hardlink_to(first)
+        (folder / f"{index + 5:04d}.bmp").hardlink_to(empty)
+        index += 5
+
+
+def test_watch_measures_an_untold_height_from_the_throws_and_reads_from_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(height, "MOST_THROWS", 12)  # not 40: time
+    _game_filmed(tmp_path / "film", NEARER_MM, 40)
+    args = ["vision", "watch", "--source", str(tmp_path / "film"), "--expect", "ur-nostick"]
+    assert main([*args, "--still", "2", "--averaged", "1"]) == 0
+    out = capsys.readouterr().out
+    said = [line for line in out.splitlines() if line.startswith("the camera is")]
+    assert len(said) == 1 and "mm above the felt, as " in said[0], out
+    learned = float(said[0].split()[3])
+    assert abs(learned - NEARER_MM) <= 10.0
+    before, after = (part.count("): ") for part in out.split(said[0]))
+    assert before >= height.MOST_THROWS and after > 0  # said as it is learned, mid-game

@@ -16,15 +16,20 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.observation import Kind
+from vision.kit import Kit
+from vision.observation import Kind, Observation, Reason
 from vision.segment import Blob, Segmenter
 from vision.shapes import Shape, classify
 from vision.tetra import fit_tetras, unexplained
 from vision.tray import CAMERA_HEIGHT_MM, Image, Tray
+
+if TYPE_CHECKING:
+    from vision.reader import Reader
 
 HEIGHTS_MM = tuple(float(height) for height in range(240, 561, 20))
 FAR_MM = 90.0  # from the point below the lens: nearer, a die's top point moves too little
@@ -108,6 +113,64 @@ def camera_height(
         if evidence.enough:
             break
     return evidence.estimate(assumed_mm)
+
+
+class HeightInPlay:
+    """A device's throws teaching the camera's height when it was not told: once
+    :data:`MOST_THROWS` of them showed a d4 lying flat away from the middle, the height
+    they fit, where they fit it better than the one assumed beyond chance (one test, as
+    ``evaluate`` makes of a folder), rounded to 10 mm. Each throw costs its d4s fitted at
+    every height (about 0.2 s on the development machine): the device measures after
+    the reading is shown, while the players move."""
+
+    def __init__(
+        self, assumed_mm: float, heights: tuple[float, ...] = HEIGHTS_MM, needed: int | None = None
+    ) -> None:
+        """``needed``: the throws measured before the height is judged (:data:`MOST_THROWS`)."""
+        self.assumed_mm = assumed_mm
+        self.evidence = HeightEvidence(heights)
+        self.needed = MOST_THROWS if needed is None else needed
+        self.estimate: HeightEstimate | None = None  # once measured
+        self._pending: Image | None = None  # the last throw read that may tell it
+
+    @property
+    def learning(self) -> bool:
+        return self.estimate is None
+
+    def offer(self, picture: Image, observation: Observation, kit: Kit | None) -> None:
+        """A throw just read, kept to be measured (:meth:`measure`) when it may tell the
+        height: one of a kit with a numbered d4, not refused for a hand, a tray unlike its own or
+        blur (whatever else refused it, a d4 lying flat still shows the height)."""
+        unseen = {Reason.HAND, Reason.UNLIKE_TRAY, Reason.BLURRED}
+        if not self.learning or kit is None or not kit.d4 or kit.binary_d4:
+            return  # binary d4s (painted tips) were never measured this way
+        if not any(refusal.reason in unseen for refusal in observation.refusals):
+            self._pending = picture
+
+    def measure(self, reader: Reader) -> float | None:
+        """Measure the throw last offered (its d4s fitted at every height: once its
+        reading is shown); once the throws tell a height other than the one assumed,
+        ``reader`` reads as from it, and it is returned (to be saved, or said)."""
+        picture, self._pending = self._pending, None
+        if picture is None:
+            return None
+        height = self.learn(picture, reader.tray)
+        if height is not None:
+            reader.seen_from(height)
+        return height
+
+    def learn(self, picture: Image, tray: Tray) -> float | None:
+        """The height learned at this throw, if it is the last needed and tells one other
+        than the one assumed; else None."""
+        if not self.learning or not self.evidence.add(picture, tray):
+            return None
+        if self.evidence.throws < self.needed:
+            return None
+        self.estimate = self.evidence.estimate(self.assumed_mm)
+        if self.estimate is None or not self.estimate.convincing:
+            return None
+        height = float(round(self.estimate.height_mm, -1))
+        return None if height == self.assumed_mm else height
 
 
 def fit_costs(picture: Image, tray: Tray, heights: tuple[float, ...]) -> NDArray[np.float64] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import combinations
 
@@ -158,6 +158,12 @@ class Reader:
         if foreground.motion is None and tray.scale == 1.0 and tray.keystone is None:
             return observation
         return observation.mapped(lambda box: tray.in_picture(foreground.placed(box)))
+
+    def seen_from(self, camera_height_mm: float) -> None:
+        """Read from now on as from a camera this high above the felt (one the throws
+        measured, ``vision.height.HeightInPlay``): the tray as it lies is kept."""
+        self.calibrated = replace(self.calibrated, camera_height_mm=camera_height_mm)
+        self._compare_with(replace(self.tray, camera_height_mm=camera_height_mm))
 
     def _blurred(self, picture: Image, foreground: Foreground) -> Refusal | None:
         """A refusal when something lies on the tray and the frame is blurred beyond

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from vision.height import HeightInPlay
 from vision.kit import Kit
 from vision.observation import Observation
 from vision.reader import Reader
@@ -28,6 +29,7 @@ class ThrowWatcher:
     still_frames: int = 5
     agreeing: int = 2
     averaged: int = STACKED  # still frames averaged per reading (see ``vision.stack``)
+    height: HeightInPlay | None = None  # the camera's height, measured from the throws
     _settled: SettledReading[Observation] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -54,6 +56,15 @@ class ThrowWatcher:
         the camera's low-resolution grey picture of the same moment, if it has one."""
         return self._settled.offer(frame, self._read, small=small)
 
+    def measure_height(self) -> float | None:
+        """The camera's height measured from the last throw returned (once it is shown):
+        a height learned, read from at once (see ``vision.height.HeightInPlay``)."""
+        return None if self.height is None else self.height.measure(self.reader)
+
     def _read(self, frame: Image) -> Observation | None:
         observation = self.reader.read(frame, self.kit)
-        return None if observation.empty else observation
+        if observation.empty:
+            return None
+        if self.height is not None:
+            self.height.offer(frame, observation, self.kit)
+        return observation

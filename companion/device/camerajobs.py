@@ -16,6 +16,8 @@ they were. Like ``camerathrows``, this imports ``vision`` only inside its functi
 - ``learn``: the faces learnt from the kept pictures replace the profile's sticks (or its
   yes/no sticks; the rest stays), or the d4's numerals replace the profile's (its sticks
   stay); saved to the profile file, read from then on.
+- ``height``: asked by the camera thread itself, no screen: the calibration in use saved
+  with the camera's height its throws' d4s measured (when it was not told).
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class CameraJobs:
                 return self._picture(task, frame, reader), None
             if task.job == "learn":
                 return self._learn(task, reader)
+            if task.job == "height":
+                return self._height_learnt(reader), None
         except (VisionError, OSError) as error:
             return CameraDone(task.job, task.step, problem=str(error)), None
         raise ValueError(f"unknown camera job {task.job!r}")
@@ -92,6 +96,13 @@ class CameraJobs:
         require_empty(tray)
         save_tray(tray, self.tray_folder)
         return CameraDone("calibrate", detail=by), reader and reader.with_tray(tray)
+
+    def _height_learnt(self, reader: ThrowReader) -> CameraDone:
+        """The calibration in use saved with the camera's height its throws measured
+        (``ThrowReader.measure_height``): read from at once, kept over a restart."""
+        tray = reader.reader.calibrated
+        save_tray(tray, self.tray_folder)
+        return CameraDone("height", detail=f"{tray.camera_height_mm:g}")
 
     def _picture(self, task: CameraTask, frame: Frame, reader: ThrowReader) -> CameraDone:
         if task.step == 0:

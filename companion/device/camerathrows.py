@@ -80,8 +80,12 @@ class ThrowReader:
         still_frames: int = 5,
         agreeing: int = 2,
         averaged: int | None = None,
+        learn_height: bool = False,
     ) -> None:
-        """``averaged``: still frames averaged per reading (None: ``vision.stack.STACKED``)."""
+        """``averaged``: still frames averaged per reading (None: ``vision.stack.STACKED``).
+        ``learn_height``: the camera's height was not told; the throws' d4s measure it
+        (:meth:`measure_height`)."""
+        from vision.height import HeightInPlay
         from vision.reader import Reader
         from vision.settle import Agreement, SettleDetector, SettledReading
         from vision.stack import STACKED
@@ -90,6 +94,7 @@ class ThrowReader:
         self.agreeing = agreeing
         self.averaged = STACKED if averaged is None else averaged
         self.reader: Reader = Reader(tray, profile, learn_hand=True)  # one game's throws
+        self.height = HeightInPlay(tray.camera_height_mm) if learn_height else None
         self.settled: SettledReading[Event] = SettledReading(
             SettleDetector.for_tray(tray.empty_as_framed, still_frames),
             Agreement(agreeing),
@@ -114,6 +119,7 @@ class ThrowReader:
             still_frames=self.still_frames,
             agreeing=self.agreeing,
             averaged=self.averaged,
+            learn_height=self.height is not None,
         )
 
     def feed(
@@ -129,9 +135,20 @@ class ThrowReader:
     def _event(self, frame: Frame, kit: str, lang: str) -> Event | None:
         """The throw's event; None when the tray holds nothing (a player's shade over the
         empty tray, a room grown darker: no message to the players)."""
+        from vision.kit import kit_named
+
         self.readings += 1
         observation = self.observe(frame, kit)
-        return None if observation.empty else self.event_of(observation, kit, lang)
+        if observation.empty:
+            return None
+        if self.height is not None:
+            self.height.offer(frame, observation, kit_named(kit))
+        return self.event_of(observation, kit, lang)
+
+    def measure_height(self) -> float | None:
+        """The camera's height measured from the last throw read (``vision.height``; once
+        its reading is shown): a height learned, read from at once, to be saved."""
+        return None if self.height is None else self.height.measure(self.reader)
 
     def observe(self, frame: Frame, kit: str) -> Observation:
         from vision.kit import kit_named
@@ -332,10 +349,18 @@ class CameraThrows:
             event = reader.feed(frame, kit, self.lang(), small=small())
             if event is not None:
                 self.post(event)
+                self._measure_height(reader, frame)
         if not self.settings.live:
             self._fail(problem_text("ended", self.lang()), blind=True)
             return True
         return False
+
+    def _measure_height(self, reader: ThrowReader, frame: Frame) -> None:
+        """The camera's height measured from the throw just read, once the players see it;
+        a height learned is saved with the calibration (``work``'s ``height`` job, which
+        needs no frame: given this one)."""
+        if reader.measure_height() is not None and self.settings.work is not None:
+            self._do(CameraTask("height"), frame)
 
     def _await_still_frames(self, task: CameraTask) -> None:
         """A live camera's empty tray is calibrated from still frames averaged, as many as
@@ -511,7 +536,13 @@ def settings_for(
 
     def make_reader(first: Frame) -> ThrowReader:
         calibrated = load_tray(tray, first, floor_mm, camera_height_mm)
-        return ThrowReader(calibrated, chosen, still_frames=still_frames, averaged=averaged)
+        return ThrowReader(
+            calibrated,
+            chosen,
+            still_frames=still_frames,
+            averaged=averaged,
+            learn_height=camera_height_mm is None,
+        )
 
     live = is_live(spec)
     return CameraSettings(

@@ -57,7 +57,8 @@ class CameraTask:
     ``yesno`` or ``d4``: every stick shows ``shown``, ``M`` or ``P``, or the d4 shows the
     value ``shown`` at its top point, and ``count`` of them are expected; the first
     picture, ``step`` 0, starts a new enrolment) or ``learn`` (build and save the
-    profile)."""
+    profile); the camera thread asks itself ``height`` (save the camera's height its
+    throws measured)."""
 
     job: str
     step: int = 0
