@@ -402,7 +402,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, calibrate, require_empty
 
     height = args.camera_height or CAMERA_HEIGHT_MM
-    with _opened(args.source) as frames:
+    with _opened(args) as frames:
         # A camera's or a video's empty tray is averaged as its throws are (vision.focus).
         empty = still_average(frames) if is_stream(args.source) else next(frames)
     by = args.by
@@ -428,17 +428,20 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def _opened(spec: str) -> Iterator[Iterator[Any]]:
-    with _opened_source(spec) as (_, frames):
+def _opened(args: argparse.Namespace) -> Iterator[Iterator[Any]]:
+    with _opened_source(args) as (_, frames):
         yield frames
 
 
 @contextmanager
-def _opened_source(spec: str) -> Iterator[tuple[Any, Iterator[Any]]]:
+def _opened_source(args: argparse.Namespace) -> Iterator[tuple[Any, Iterator[Any]]]:
+    """``--source`` opened; a Pi camera's lens focused at ``--camera-height``."""
     from vision.errors import CameraUnavailableError
     from vision.sources import open_source
 
-    source = open_source(spec)
+    spec = args.source
+    height = getattr(args, "camera_height", None)
+    source = open_source(spec, camera_height_mm=height if isinstance(height, float) else None)
     try:
         frames = source.frames()
         yield source, _nonempty(frames, CameraUnavailableError(f"{spec}: no frame"))
@@ -521,7 +524,7 @@ def _guided_glyphs(args: argparse.Namespace) -> list[Any]:
         file=say,
     )
     shown: list[tuple[int, Any]] = []
-    with _opened(args.source) as frames:
+    with _opened(args) as frames:
         tray = _load_tray(args.tray, frames, args)
         step = 0  # a picture with no d4 taken asks for the same value again
         for index, frame in enumerate(frames):
@@ -555,7 +558,7 @@ def _guided_examples(args: argparse.Namespace) -> list[Any]:
         "over between pictures and move them a little. Four pictures or more are best.",
         file=say,
     )
-    with _opened(args.source) as frames:
+    with _opened(args) as frames:
         tray = _load_tray(args.tray, frames, args)
         segmenter = Segmenter(tray)
         step = 0  # a picture with nothing taken asks for the same faces again
@@ -619,7 +622,7 @@ def _read(args: argparse.Namespace) -> int:
                 waiting.append((path, reading))
         results += [_reported(path, reading, font, args) for path, reading in waiting]
     elif args.source is not None:
-        with _opened(args.source) as frames:
+        with _opened(args) as frames:
             reader = Reader(_load_tray(args.tray, frames, args), profile)
             for index, frame in enumerate(frames):
                 results.append(_report(f"frame {index + 1}", reader.read(frame, kit), args))
@@ -697,7 +700,7 @@ def _watch(args: argparse.Namespace) -> int:
 
     kit = _kit(args)
     profile = _load_profile(args.profile)
-    with _opened_source(args.source) as (source, frames):
+    with _opened_source(args) as (source, frames):
         averaged = args.averaged or STACKED
         tray = _load_tray(
             args.tray, frames, args, averaged=averaged if is_stream(args.source) else None

@@ -980,3 +980,17 @@ def test_a_height_learned_is_saved_by_the_camera_thread(
     camera._measure_height(reader, pictures.empty)
     assert posted == [CameraDone("height", detail="300")]
     assert Tray.load(tmp_path / "tray").camera_height_mm == 300.0
+
+
+def test_the_pi_cameras_lens_is_focused_at_the_height_known_at_each_opening(
+    tmp_path: Path, pictures: ThrowPictures
+) -> None:
+    from companion.device.camerathrows import _lens_above_felt
+
+    folder = tmp_path / "tray"
+    assert _lens_above_felt(None, folder) == 380.0  # nothing saved
+    save_tray(calibrate(pictures.empty, 300.0), folder)
+    assert _lens_above_felt(None, folder) == 300.0  # the calibration's (maybe measured)
+    assert _lens_above_felt(450.0, folder) == 450.0  # the configured height wins
+    (folder / "tray.json").write_text("[1, 2]", encoding="utf-8")
+    assert _lens_above_felt(None, folder) == 380.0  # damaged: calibrated again anyway

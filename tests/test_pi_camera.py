@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from companion.errors import CameraError, CompanionError
-from hardware.camera import SMALL_SIZE, PiCameraSource, steady_controls
+from hardware.camera import AF_MANUAL, SMALL_SIZE, PiCameraSource, focus_controls, steady_controls
 from vision.errors import CameraUnavailableError
 from vision.settle import SMALL_SIZE as SETTLE_SIZE
 from vision.sources import open_source
@@ -191,3 +191,60 @@ def test_a_camera_that_refuses_the_small_stream_still_gives_frames() -> None:
 
 def test_the_small_stream_is_the_settle_checks_size() -> None:
     assert SMALL_SIZE == SETTLE_SIZE  # hardware may not import vision: kept equal here
+
+
+class FakeCameraModule3(FakePicamera2):
+    """A camera whose lens moves (picamera2's ``camera_controls``: minimum, maximum and
+    default of each), recording whether each control was set before it started."""
+
+    def __init__(self, metadata: list[dict[str, Any]]) -> None:
+        super().__init__(metadata)
+        self.camera_controls = {"LensPosition": (0.0, 15.0, 1.0), "AfMode": (0, 2, 0)}
+        self.set_before_start: set[str] = set()
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        if not self.started:
+            self.set_before_start |= set(controls)
+        super().set_controls(controls)
+
+
+def test_a_lens_that_moves_is_focused_on_the_tray_before_the_camera_starts() -> None:
+    camera = FakeCameraModule3(RAMP + HELD)
+    source = PiCameraSource((64, 48), camera_factory=lambda: camera, lens_above_felt_mm=380.0)
+    # 368 mm away (the felt, less 12 mm for what lies on it): 2.72 dioptres, held there
+    assert camera.controls["LensPosition"] == pytest.approx(1000 / 368)
+    assert camera.controls["AfMode"] == AF_MANUAL
+    assert {"LensPosition", "AfMode"} <= camera.set_before_start
+    assert source.focus == {"LensPosition": pytest.approx(1000 / 368), "AfMode": AF_MANUAL}
+    untold = FakeCameraModule3(RAMP + HELD)
+    PiCameraSource((64, 48), camera_factory=lambda: untold)
+    assert "LensPosition" not in untold.controls  # left where it is
+
+
+def test_a_fixed_focus_camera_is_given_no_focus() -> None:
+    source, camera = opened(RAMP + HELD)
+    assert source.focus == {} and "LensPosition" not in camera.controls
+    assert focus_controls({}, 380.0) == {}
+
+
+def test_the_focus_stays_within_the_lens_reach() -> None:
+    reach = {"LensPosition": (0.0, 10.0, 1.0)}
+    assert focus_controls(reach, 60.0) == {"LensPosition": 10.0}  # 48 mm away: too near
+    assert focus_controls(reach, 1012.0) == {"LensPosition": pytest.approx(1.0)}
+
+
+def test_the_command_lines_pi_camera_is_focused_at_the_height_told(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import hardware.camera
+
+    opened_with: list[float | None] = []
+
+    def recorded(*, lens_above_felt_mm: float | None = None) -> Any:
+        opened_with.append(lens_above_felt_mm)
+        return object()
+
+    monkeypatch.setattr(hardware.camera, "PiCameraSource", recorded)
+    open_source("pi", camera_height_mm=300.0)
+    open_source("pi")
+    assert opened_with == [300.0, 380.0]

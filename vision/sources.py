@@ -101,13 +101,15 @@ def is_stream(spec: str) -> bool:
     return is_live(spec) or (path.is_file() and path.suffix.lower() not in IMAGE_SUFFIXES)
 
 
-def open_source(spec: str) -> FrameSource:
-    """``pi`` (the Pi camera), a camera number, a video file or a folder of images."""
+def open_source(spec: str, *, camera_height_mm: float | None = None) -> FrameSource:
+    """``pi`` (the Pi camera), a camera number, a video file or a folder of images. The Pi
+    camera's lens, if it moves, is focused ``camera_height_mm`` away (default 380)."""
     if spec == "pi":
         from hardware.camera import PiCameraSource
+        from vision.tray import CAMERA_HEIGHT_MM
 
         try:
-            return PiCameraSource()
+            return PiCameraSource(lens_above_felt_mm=camera_height_mm or CAMERA_HEIGHT_MM)
         except OSError as error:  # the adapter's CameraError: no picamera2, no camera
             raise CameraUnavailableError(str(error)) from None
     if spec.isdigit():

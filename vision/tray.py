@@ -298,6 +298,16 @@ class Tray:
             raise CalibrationError(f"calibration in {folder} cannot be read: {error}") from None
 
 
+def saved_camera_height(folder: Path) -> float | None:
+    """The camera's height a saved calibration says (its pictures not read); None when
+    it says none, or cannot be read (``Tray.load`` tells why)."""
+    try:
+        record = json.loads((folder / "tray.json").read_text(encoding="utf-8"))
+        return lens_height(float(record["camera_height_mm"]))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
 def _check_saved_floor(floor: Points, px_per_mm: float, empty: Image) -> None:
     """ValueError unless a saved floor is one calibration could have found in its empty
     tray's picture: a polygon of some size inside it, at a scale no smaller than needed."""

@@ -546,7 +546,7 @@ def settings_for(
 
     live = is_live(spec)
     return CameraSettings(
-        open_source=lambda: _open(spec, size),
+        open_source=lambda: _open(spec, size, _lens_above_felt(camera_height_mm, tray)),
         make_reader=make_reader,
         live=live,
         pace_seconds=0.0 if live else FOLDER_PACE_SECONDS,
@@ -555,11 +555,21 @@ def settings_for(
     )
 
 
-def _open(spec: str, size: tuple[int, int]) -> FrameSource:
+def _lens_above_felt(configured_mm: float | None, tray: Path | None) -> float:
+    """Where a Pi camera's lens that moves is focused, asked at each opening: the
+    configured height, else the saved calibration's (which may have been measured from
+    the throws since), else 380 mm."""
+    from vision.tray import CAMERA_HEIGHT_MM, saved_camera_height
+
+    saved = None if tray is None else saved_camera_height(tray)
+    return configured_mm or saved or CAMERA_HEIGHT_MM
+
+
+def _open(spec: str, size: tuple[int, int], lens_above_felt_mm: float) -> FrameSource:
     if spec == "pi":
         from hardware.camera import PiCameraSource
 
-        return PiCameraSource(size)
+        return PiCameraSource(size, lens_above_felt_mm=lens_above_felt_mm)
     from vision.sources import open_source
 
     return open_source(spec)
