@@ -440,13 +440,24 @@ def _opened_source(args: argparse.Namespace) -> Iterator[tuple[Any, Iterator[Any
     from vision.sources import open_source
 
     spec = args.source
-    height = getattr(args, "camera_height", None)
-    source = open_source(spec, camera_height_mm=height if isinstance(height, float) else None)
+    source = open_source(spec, camera_height_mm=_height_known(args))
     try:
         frames = source.frames()
         yield source, _nonempty(frames, CameraUnavailableError(f"{spec}: no frame"))
     finally:
         source.close()
+
+
+def _height_known(args: argparse.Namespace) -> float | None:
+    """The camera's height before its tray is loaded (to focus a Pi camera's lens): told,
+    else a calibration folder's; None when neither says."""
+    from vision.tray import saved_camera_height
+
+    told = getattr(args, "camera_height", None)
+    if isinstance(told, float):
+        return told
+    tray = getattr(args, "tray", None)
+    return saved_camera_height(Path(tray)) if tray else None
 
 
 def _nonempty(frames: Iterator[Any], error: Exception) -> Iterator[Any]:
@@ -734,10 +745,17 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _say_height(learned: float, estimate: HeightEstimate, args: argparse.Namespace) -> None:
-    """A camera's height its throws measured, said once, as it is read from."""
+    """A camera's height its throws judged, said once, as it is read from."""
     if args.json:
         line = {"camera_height_mm": learned, "measured_from_throws": estimate.throws}
         print(json.dumps(line), flush=True)
+        return
+    if learned == estimate.assumed_mm:
+        print(
+            f"the camera is {learned:g} mm above the felt, as assumed: {estimate.throws} "
+            f"throws' d4s fit {estimate.height_mm:.0f} mm, no better beyond chance",
+            flush=True,
+        )
         return
     print(
         f"the camera is {learned:g} mm above the felt, as {estimate.closer} of "
@@ -842,13 +860,19 @@ def _measured_height(scenes: list[Any], floor_mm: tuple[float, float]) -> Height
 
     def throws() -> Iterator[tuple[Any, Tray]]:
         for scene in scenes:
-            if scene.camera_height_mm is None and scene.kit.d4:  # others tell nothing
+            if _tells_height(scene):
                 try:
                     yield read_image(scene.image), scene.calibrated(floor_mm)
                 except CalibrationError:
                     continue
 
     return camera_height(throws())
+
+
+def _tells_height(scene: Any) -> bool:
+    """A scene whose labels do not say its camera's height, of a kit with a numbered d4
+    (binary d4s and d6s were never measured for it: vision.height)."""
+    return scene.camera_height_mm is None and bool(scene.kit.d4) and not scene.kit.binary_d4
 
 
 def _height_to_use(measured: HeightEstimate | None) -> float:
@@ -881,14 +905,13 @@ def _geometry(
         if measured is None
         else {
             "height_mm": round(measured.height_mm, 1),
+            "assumed_mm": measured.assumed_mm,
             "throws": measured.throws,
             "fit_better_than_assumed": measured.closer,
             "fit_worse": measured.farther,
             "used": measured.convincing,
         },
-        "unlabelled_d4_throws": sum(
-            scene.camera_height_mm is None and scene.kit.d4 for scene in scenes
-        ),
+        "unlabelled_d4_throws": sum(_tells_height(scene) for scene in scenes),
         "labelled_floor_mm": sum(scene.floor_mm is not None for scene in scenes),
         "labelled_camera_height_mm": sum(scene.camera_height_mm is not None for scene in scenes),
     }
@@ -923,7 +946,7 @@ def _height_told(geometry: dict[str, Any]) -> str:
     fit = f"{measured['throws']} throws' d4s fit {measured['height_mm']:.0f} mm"
     counts = f"{measured['fit_better_than_assumed']} better, {measured['fit_worse']} worse"
     if measured["used"]:
-        return f"measured: {fit}, {counts} than at 380"
+        return f"measured: {fit}, {counts} than at {measured['assumed_mm']:g}"
     return f"the usual: {fit}, no better beyond chance ({counts})"
 
 

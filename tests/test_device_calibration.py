@@ -901,12 +901,12 @@ def test_a_small_d4_is_learnt_with_a_word_on_what_to_expect(ur_device: _Device) 
 
 def _learning_reader(drawn_from_mm: float, **options: Any) -> tuple[ThrowReader, Any]:
     """A reader on a tray calibrated as from 380 mm (not told), its throws of the d4
-    drawn from ``drawn_from_mm``, measuring the height from 12 of them (not 40: time)."""
+    drawn from ``drawn_from_mm``, judging the height from 12 of them (not 40: time)."""
     from vision.height import HeightInPlay
     from vision.synthetic import scene
 
     def throws() -> Iterator[Any]:
-        for seed in range(1, 80):
+        for seed in range(1, 90):
             yield scene(seed, "ur-nostick", tray_seed=5, camera_height_mm=drawn_from_mm)
 
     empty = scene(0, "ur-nostick", tray_seed=5, camera_height_mm=drawn_from_mm).empty
@@ -916,36 +916,78 @@ def _learning_reader(drawn_from_mm: float, **options: Any) -> tuple[ThrowReader,
     return reader, throws()
 
 
-def _measured(reader: ThrowReader, throws: Iterator[Any]) -> float | None:
-    """Throws read and measured, as the camera thread does once a settled throw is read,
+def _judged(reader: ThrowReader, throws: Iterator[Any], camera: CameraThrows) -> float:
+    """Throws read, then measured by the camera thread once their readings are out,
     until the reader has judged the height."""
     for made in throws:
         reader._event(made.frame, "ur-nostick", "en")
-        learned = reader.measure_height()
+        camera._measure_height(reader, made.frame)
         assert reader.height is not None
         if not reader.height.learning:
-            return learned
-    raise AssertionError("the throws never told the height")
+            return reader.reader.calibrated.camera_height_mm
+    raise AssertionError("the throws never judged the height")
 
 
-def test_the_devices_reader_learns_an_untold_camera_height_and_saves_it(tmp_path: Path) -> None:
+def _camera_over(
+    folder: Path, reader: ThrowReader, *, live: bool = True
+) -> tuple[CameraThrows, list[Event]]:
+    posted: list[Event] = []
+    jobs = CameraJobs(folder / "tray", folder / "sticks.json")
+    settings = CameraSettings(
+        open_source=lambda: _Table(reader.reader.tray.empty),
+        make_reader=lambda _: reader,
+        work=jobs.run,
+        live=live,
+    )
+    camera = CameraThrows(settings, post=posted.append, kit=lambda: "ur", lang=lambda: "en")
+    camera._reader = reader  # as made from its first frame
+    return camera, posted
+
+
+def test_the_devices_reader_learns_an_untold_camera_height_and_saves_it(
+    tmp_path: Path, pictures: ThrowPictures
+) -> None:
     reader, throws = _learning_reader(260.0, learn_height=True)
-    learned = _measured(reader, throws)
-    assert learned is not None and abs(learned - 260.0) <= 10.0
-    assert reader.reader.calibrated.camera_height_mm == learned
+    camera, posted = _camera_over(tmp_path, reader)
+    learned = _judged(reader, throws, camera)
+    assert abs(learned - 260.0) <= 10.0
     assert reader.reader.tray.camera_height_mm == learned  # read from at once
+    assert posted == [CameraDone("height", detail=f"{learned:g}")]  # to no screen
+    saved = Tray.load(tmp_path / "tray")
+    assert saved.camera_height_mm == learned
+    assert saved.height_judged
+    # After a restart, judged: not measured again. A new calibration (the camera may
+    # have moved) starts from it, even asked before the camera's first frame.
+    assert ThrowReader(saved, default_profile(), learn_height=True).height is None
     jobs = CameraJobs(tmp_path / "tray", tmp_path / "sticks.json")
-    done, _ = jobs.run(CameraTask("height"), None, reader)
-    assert done.problem == "" and done.detail == f"{learned:g}"
-    assert Tray.load(tmp_path / "tray").camera_height_mm == learned
-    recalibrated = reader.with_tray(Tray.load(tmp_path / "tray"))
-    assert recalibrated.height is not None and recalibrated.height.assumed_mm == learned
+    done, _ = jobs.run(CameraTask("calibrate"), pictures.empty, None)
+    assert done.problem == ""
+    again = Tray.load(tmp_path / "tray")
+    assert again.camera_height_mm == learned and not again.height_judged
+    relearning = ThrowReader(again, default_profile(), learn_height=True).height
+    assert relearning is not None and relearning.assumed_mm == learned
 
 
 def test_the_devices_reader_keeps_a_height_its_throws_fit(tmp_path: Path) -> None:
     reader, throws = _learning_reader(380.0, learn_height=True)
-    assert _measured(reader, throws) is None
-    assert reader.reader.calibrated.camera_height_mm == 380.0
+    camera, posted = _camera_over(tmp_path, reader)
+    assert _judged(reader, throws, camera) == 380.0
+    assert posted == [CameraDone("height", detail="380")]  # the judgement kept
+    assert Tray.load(tmp_path / "tray").height_judged
+
+
+def test_a_folders_calibration_keeps_the_height_judged_unsaved(tmp_path: Path) -> None:
+    """A folder's or a video's calibration is its first picture, never saved: a height
+    its throws judged must not save it over the camera's."""
+    reader, throws = _learning_reader(260.0, learn_height=True)
+    camera, posted = _camera_over(tmp_path, reader, live=False)
+    assert abs(_judged(reader, throws, camera) - 260.0) <= 10.0
+    assert posted == [] and not (tmp_path / "tray").exists()
+
+
+def test_enrolling_keeps_the_throws_measured_for_the_height(pictures: ThrowPictures) -> None:
+    reader = ThrowReader(calibrate(pictures.empty), default_profile(), learn_height=True)
+    assert reader.with_profile(default_profile()).height is reader.height
 
 
 def test_a_told_camera_height_is_not_measured(tmp_path: Path) -> None:
@@ -958,28 +1000,6 @@ def test_a_told_camera_height_is_not_measured(tmp_path: Path) -> None:
     assert settings.make_reader(empty).height is None
     untold = settings_for(str(tmp_path), tray=None, profile=None)
     assert untold.make_reader(empty).height is not None
-
-
-def test_a_height_learned_is_saved_by_the_camera_thread(
-    tmp_path: Path, pictures: ThrowPictures, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    reader = ThrowReader(calibrate(pictures.empty), default_profile(), learn_height=True)
-
-    def learned() -> float:
-        reader.reader.seen_from(300.0)
-        return 300.0
-
-    monkeypatch.setattr(reader, "measure_height", learned)
-    posted: list[Event] = []
-    jobs = CameraJobs(tmp_path / "tray", tmp_path / "sticks.json")
-    settings = CameraSettings(
-        open_source=lambda: _Table(pictures.empty), make_reader=lambda _: reader, work=jobs.run
-    )
-    camera = CameraThrows(settings, post=posted.append, kit=lambda: "ur", lang=lambda: "en")
-    camera._reader = reader  # as made from its first frame
-    camera._measure_height(reader, pictures.empty)
-    assert posted == [CameraDone("height", detail="300")]
-    assert Tray.load(tmp_path / "tray").camera_height_mm == 300.0
 
 
 def test_the_pi_cameras_lens_is_focused_at_the_height_known_at_each_opening(

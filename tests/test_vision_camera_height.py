@@ -10,13 +10,21 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
 from vision import height
 from vision.dataset import Scene, load_scenes
 from vision.errors import LabelsError
-from vision.height import FEWEST_THROWS, HeightEstimate, camera_height
+from vision.height import (
+    FEWEST_THROWS,
+    HEIGHTS_MM,
+    MOST_THROWS,
+    HeightEstimate,
+    HeightEvidence,
+    camera_height,
+)
 from vision.kit import kit_named
 from vision.profile import default_profile
 from vision.reader import Reader
@@ -167,7 +175,7 @@ def test_heights_no_camera_has_are_refused_alike_everywhere() -> None:
 def drawn_from_300(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("near") / "set"
     return write_set(
-        folder, 16, seed=7201, trouble_share=0.0, kits=("ur-nostick",), camera_height_mm=300.0
+        folder, 24, seed=7201, trouble_share=0.0, kits=("ur-nostick",), camera_height_mm=300.0
     )
 
 
@@ -199,13 +207,12 @@ def test_evaluate_measures_an_untold_height_and_uses_it_when_clear(
     drawn_from_300: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     untold = _untold(drawn_from_300, tmp_path / "untold")
-    for asked in ([], ["--camera-height", "auto"]):
-        assert main(["vision", "evaluate", str(untold), *asked, "--json"]) == 0
-        calibrated_as = json.loads(capsys.readouterr().out)["calibrated_as"]
-        assert calibrated_as["camera_height_mm"] == pytest.approx(300.0, abs=20.0)
-        measured = calibrated_as["camera_height_measured"]
-        assert measured["used"] and measured["throws"] >= FEWEST_THROWS
-        assert measured["fit_better_than_assumed"] > 2 * measured["fit_worse"]
+    assert main(["vision", "evaluate", str(untold), "--json"]) == 0
+    calibrated_as = json.loads(capsys.readouterr().out)["calibrated_as"]
+    assert calibrated_as["camera_height_mm"] == pytest.approx(300.0, abs=20.0)
+    measured = calibrated_as["camera_height_measured"]
+    assert measured["used"] and measured["throws"] >= FEWEST_THROWS
+    assert measured["fit_better_than_assumed"] > 4 * measured["fit_worse"]
     assert main(["vision", "evaluate", str(untold), "--camera-height", "380"]) == 0
     assert "380 mm above the felt (--camera-height)\n" in capsys.readouterr().out
     assert main(["vision", "evaluate", str(tmp_path / "x"), "--synthetic", "1",
@@ -225,13 +232,28 @@ def test_evaluate_keeps_the_usual_height_when_the_d4s_fit_it(
 
 @pytest.mark.parametrize(
     ("closer", "farther", "convincing"),
-    [(5, 0, True), (4, 0, False), (10, 2, True), (9, 3, False), (29, 11, True), (6, 4, False)],
+    [(8, 0, True), (7, 0, False), (11, 1, True), (10, 2, False), (29, 11, True), (16, 4, False)],
 )
 def test_a_height_is_used_only_where_the_throws_prefer_it_beyond_chance(
     closer: int, farther: int, convincing: bool
 ) -> None:
     estimate = HeightEstimate(300.0, closer + farther, 380.0, closer, farther)
-    assert estimate.convincing is convincing  # a one-sided sign test at 5 %
+    assert estimate.convincing is convincing  # a one-sided sign test at 0.5 %
+
+
+def test_fits_that_tell_nothing_seldom_move_the_height() -> None:
+    """The throws choose the height they test: with costs of noise alone, a test at 5 %
+    would pass about a fifth of the time; the one used passes a few times in a hundred."""
+    rng = np.random.default_rng(3)
+    moved = 0
+    for _ in range(300):
+        evidence = HeightEvidence()
+        for costs in 1.0 + rng.normal(0.0, 0.01, (MOST_THROWS, len(HEIGHTS_MM))):
+            evidence.add_costs(costs)
+        estimate = evidence.estimate(380.0)
+        assert estimate is not None and estimate.throws == MOST_THROWS
+        moved += estimate.convincing
+    assert moved <= 15  # 5 %
 
 
 def _game_filmed(folder: Path, drawn_from_mm: float, throws: int) -> None:
@@ -257,7 +279,10 @@ def _game_filmed(folder: Path, drawn_from_mm: float, throws: int) -> None:
 def test_watch_measures_an_untold_height_from_the_throws_and_reads_from_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(height, "MOST_THROWS", 12)  # not 40: time
+    # How watch measures, says and uses a height (not the test's threshold): judged from
+    # 12 throws, not 40, at 5 %, not 0.5 %, for time.
+    monkeypatch.setattr(height, "MOST_THROWS", 12)
+    monkeypatch.setattr(height, "CONVINCING_P", 0.05)
     _game_filmed(tmp_path / "film", NEARER_MM, 40)
     args = ["vision", "watch", "--source", str(tmp_path / "film"), "--expect", "ur-nostick"]
     assert main([*args, "--still", "2", "--averaged", "1"]) == 0

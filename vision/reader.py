@@ -160,10 +160,14 @@ class Reader:
         return observation.mapped(lambda box: tray.in_picture(foreground.placed(box)))
 
     def seen_from(self, camera_height_mm: float) -> None:
-        """Read from now on as from a camera this high above the felt (one the throws
-        measured, ``vision.height.HeightInPlay``): the tray as it lies is kept."""
-        self.calibrated = replace(self.calibrated, camera_height_mm=camera_height_mm)
-        self._compare_with(replace(self.tray, camera_height_mm=camera_height_mm))
+        """Read from now on as from a camera this high above the felt, the height the
+        throws judged (``vision.height.HeightInPlay``): the tray as it lies is kept."""
+        self.calibrated = replace(
+            self.calibrated, camera_height_mm=camera_height_mm, height_judged=True
+        )
+        self._compare_with(
+            replace(self.tray, camera_height_mm=camera_height_mm, height_judged=True)
+        )
 
     def _blurred(self, picture: Image, foreground: Foreground) -> Refusal | None:
         """A refusal when something lies on the tray and the frame is blurred beyond

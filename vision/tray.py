@@ -74,6 +74,9 @@ class Tray:
     # A tilted camera's keystone floor made a rectangle again: the homography from the
     # picture resized to the working scale to the working picture; None: no keystone.
     keystone: NDArray[np.float64] | None = None
+    # The throws read with this calibration have judged its camera height (vision.height):
+    # it is not measured again.
+    height_judged: bool = False
 
     @classmethod
     def from_picture(
@@ -267,6 +270,8 @@ class Tray:
         }
         if self.keystone is not None:
             record["keystone"] = self.keystone.tolist()
+        if self.height_judged:
+            record["camera_height_judged"] = True
         return record
 
     @classmethod
@@ -290,7 +295,8 @@ class Tray:
             if keystone is not None:
                 size = (picture[0] * scale, picture[1] * scale)
                 keystone = _checked_keystone(np.asarray(keystone, np.float64), size)
-            return cls(empty, floor, px_per_mm, height, scale, picture, floor_mm, keystone)
+            judged = record.get("camera_height_judged") is True
+            return cls(empty, floor, px_per_mm, height, scale, picture, floor_mm, keystone, judged)
         except KeyError as error:
             message = f"calibration in {folder} cannot be read: it lacks {error}"
             raise CalibrationError(message) from None

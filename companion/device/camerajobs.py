@@ -80,12 +80,21 @@ class CameraJobs:
         self, frame: Frame, reader: ThrowReader | None
     ) -> tuple[CameraDone, ThrowReader | None]:
         from vision.markers import calibrate_with_markers, find_markers, markers_available
-        from vision.tray import CAMERA_HEIGHT_MM, FLOOR_MM, calibrate, require_empty
+        from vision.tray import (
+            CAMERA_HEIGHT_MM,
+            FLOOR_MM,
+            calibrate,
+            require_empty,
+            saved_camera_height,
+        )
 
         in_use = None if reader is None else reader.reader.tray
         height = self.camera_height_mm
         if height is None:  # the camera has not moved up or down since the calibration in use
-            height = CAMERA_HEIGHT_MM if in_use is None else in_use.camera_height_mm
+            if in_use is not None:
+                height = in_use.camera_height_mm
+            else:  # no reader yet (its first frame not come, or it failed): the one saved
+                height = saved_camera_height(self.tray_folder) or CAMERA_HEIGHT_MM
         floor_mm = self.floor_mm
         if floor_mm is None:  # the same tray as the calibration in use
             floor_mm = FLOOR_MM if in_use is None else in_use.floor_mm

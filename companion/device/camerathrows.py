@@ -83,8 +83,8 @@ class ThrowReader:
         learn_height: bool = False,
     ) -> None:
         """``averaged``: still frames averaged per reading (None: ``vision.stack.STACKED``).
-        ``learn_height``: the camera's height was not told; the throws' d4s measure it
-        (:meth:`measure_height`)."""
+        ``learn_height``: the camera's height was not told; the throws' d4s judge it
+        (:meth:`measure_height`), once per calibration (``Tray.height_judged``)."""
         from vision.height import HeightInPlay
         from vision.reader import Reader
         from vision.settle import Agreement, SettleDetector, SettledReading
@@ -94,7 +94,9 @@ class ThrowReader:
         self.agreeing = agreeing
         self.averaged = STACKED if averaged is None else averaged
         self.reader: Reader = Reader(tray, profile, learn_hand=True)  # one game's throws
-        self.height = HeightInPlay(tray.camera_height_mm) if learn_height else None
+        self.learn_height = learn_height
+        judging = learn_height and not tray.height_judged
+        self.height = HeightInPlay(tray.camera_height_mm) if judging else None
         self.settled: SettledReading[Event] = SettledReading(
             SettleDetector.for_tray(tray.empty_as_framed, still_frames),
             Agreement(agreeing),
@@ -109,8 +111,11 @@ class ThrowReader:
         return self._like(tray, self.reader.profile)
 
     def with_profile(self, profile: Profile) -> ThrowReader:
-        """A reader like this one with newly enrolled implements."""
-        return self._like(self.reader.calibrated, profile)
+        """A reader like this one with newly enrolled implements (the throws measured
+        for the camera's height still count)."""
+        reader = self._like(self.reader.calibrated, profile)
+        reader.height = self.height
+        return reader
 
     def _like(self, tray: Tray, profile: Profile) -> ThrowReader:
         return ThrowReader(
@@ -119,7 +124,7 @@ class ThrowReader:
             still_frames=self.still_frames,
             agreeing=self.agreeing,
             averaged=self.averaged,
-            learn_height=self.height is not None,
+            learn_height=self.learn_height,
         )
 
     def feed(
@@ -138,16 +143,18 @@ class ThrowReader:
         from vision.kit import kit_named
 
         self.readings += 1
-        observation = self.observe(frame, kit)
+        kit_read = kit_named(kit)
+        observation = self.reader.read(frame, kit_read)
         if observation.empty:
             return None
         if self.height is not None:
-            self.height.offer(frame, observation, kit_named(kit))
+            self.height.offer(frame, observation, kit_read)
         return self.event_of(observation, kit, lang)
 
     def measure_height(self) -> float | None:
         """The camera's height measured from the last throw read (``vision.height``; once
-        its reading is shown): a height learned, read from at once, to be saved."""
+        its reading is shown): once the throws have judged it, the height chosen, read
+        from at once, to be saved with the judgement."""
         return None if self.height is None else self.height.measure(self.reader)
 
     def observe(self, frame: Frame, kit: str) -> Observation:
@@ -356,10 +363,13 @@ class CameraThrows:
         return False
 
     def _measure_height(self, reader: ThrowReader, frame: Frame) -> None:
-        """The camera's height measured from the throw just read, once the players see it;
-        a height learned is saved with the calibration (``work``'s ``height`` job, which
-        needs no frame: given this one)."""
-        if reader.measure_height() is not None and self.settings.work is not None:
+        """The camera's height measured from the throw just read, once the players see it.
+        A live camera's judged height is saved with its calibration (``work``'s ``height``
+        job, which needs no frame: given this one); a folder's or a video's calibration,
+        its first picture, is never saved, and keeps it in memory. A save that fails
+        leaves it in use until the device restarts, and judged again then."""
+        judged = reader.measure_height() is not None
+        if judged and self.settings.live and self.settings.work is not None:
             self._do(CameraTask("height"), frame)
 
     def _await_still_frames(self, task: CameraTask) -> None:
@@ -561,7 +571,8 @@ def _lens_above_felt(configured_mm: float | None, tray: Path | None) -> float:
     the throws since), else 380 mm."""
     from vision.tray import CAMERA_HEIGHT_MM, saved_camera_height
 
-    saved = None if tray is None else saved_camera_height(tray)
+    places = [] if tray is None else [tray, *_left_by_a_power_cut(tray)]
+    saved = next((height for place in places if (height := saved_camera_height(place))), None)
     return configured_mm or saved or CAMERA_HEIGHT_MM
 
 
