@@ -23,6 +23,7 @@ from vision.profile import Example, Profile, default_profile, enrol
 from vision.reader import Reader
 from vision.segment import Segmenter
 from vision.settle import (
+    SMALL_SIZE,
     Agreement,
     Scene,
     SettleDetector,
@@ -609,6 +610,22 @@ def test_watcher_reports_nothing_for_a_room_grown_darker_over_the_empty_tray(
     reported = [watcher.offer(made.frame) for _ in range(4)]
     assert reported[:3] == [None] * 3
     assert reported[3] == reader.read(made.frame, kit_named("sticks4"))
+
+
+@pytest.mark.parametrize(("seed", "of_felt"), [(30, False), (33, True), (48, True), (126, True)])
+def test_a_die_as_bright_as_the_felt_is_seen_on_the_small_stream(seed: int, of_felt: bool) -> None:
+    """These d4s differ from the felt at 160 x 120 by their shaded sides and numerals
+    alone: over 18 grey levels, too few small pixels to be there, and the throw would
+    never have been read."""
+    made = scene(seed, "ur-nostick", dice_of_felt=of_felt)
+    small = small_stream(made.frame, SMALL_SIZE)
+    for detector, frame_small in (
+        (SettleDetector.for_tray(made.empty, still_frames=2), small),
+        (SettleDetector.for_tray(made.empty, still_frames=2), None),  # no small stream
+    ):
+        states = [detector.update(made.frame, small=frame_small) for _ in range(3)]
+        assert [state for state, _ in states] == [Scene.STILL] * 3
+        assert [fire for _, fire in states] == [False, True, False]
 
 
 @pytest.fixture(scope="module")

@@ -128,8 +128,8 @@ class HeightInPlay:
     :data:`MOST_THROWS` of them showed a d4 lying flat away from the middle, the height
     they fit, where they fit it better than the one assumed beyond chance (one test, as
     ``evaluate`` makes of a folder), rounded to 10 mm. Each throw costs its d4s fitted at
-    every height (about 70 ms on the development machine): the device measures after
-    the reading is shown, while the players move."""
+    every height (about 0.14 s on the development machine, ``benchmarks.vision``): the
+    device measures after the reading is shown, while the players move."""
 
     def __init__(
         self, assumed_mm: float, heights: tuple[float, ...] = HEIGHTS_MM, needed: int | None = None

@@ -28,6 +28,12 @@ SMALL_SIZE = (160, 120)
 PIXEL_CHANGE = 18  # grey levels
 MOVING_SHARE = 0.001  # share of changed pixels that means motion (a rolling die is seen)
 PRESENT_SHARE = 0.0004  # share of pixels unlike the empty tray that means something is there
+# Unlike the empty tray by this many grey levels. A die of the felt's own brightness
+# differs only by its shaded sides and its numerals, which a small pixel blurs: the dev
+# set's blue d4 on blue felt (0161) left 6 small pixels over 18 levels, fewer than
+# PRESENT_SHARE's 8, and was never read; 16 over 12. A change of light taken for
+# something costs one reading, which finds the tray empty and says nothing.
+PRESENT_CHANGE = 12
 # A camera's low-resolution stream gives brightness (the Y of YUV, its range and weights
 # those of the camera's colour space), not the grey of its frames made small: the first
 # pair of both fits a straight line from one to the other. A line off by more than this
@@ -95,7 +101,7 @@ class SettleDetector:
         if moving:
             self._still_run, self._fired = 0, False
             return Scene.MOVING, False
-        if _share(small, self.empty) <= PRESENT_SHARE:
+        if _share(small, self.empty, PRESENT_CHANGE) <= PRESENT_SHARE:
             self._still_run, self._fired = 0, False
             return Scene.EMPTY, False
         self._still_run += 1
@@ -131,8 +137,8 @@ class SettleDetector:
         self._previous, self._still_run, self._fired = None, 0, False
 
 
-def _share(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> float:
-    return float(np.count_nonzero(cv2.absdiff(a, b) > PIXEL_CHANGE)) / a.size
+def _share(a: NDArray[np.uint8], b: NDArray[np.uint8], change: int = PIXEL_CHANGE) -> float:
+    return float(np.count_nonzero(cv2.absdiff(a, b) > change)) / a.size
 
 
 T = TypeVar("T")
