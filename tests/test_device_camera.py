@@ -117,7 +117,7 @@ def test_a_change_of_light_over_the_empty_tray_is_not_a_throw(
     sticks: tuple[ThrowPictures, Profile],
 ) -> None:
     """A player's shade over the empty tray, then the room grown darker: the settle check
-    sees the tray change and settle, and it is read; the reading finds nothing on it, and
+    sees the tray change and settle, and it is read; the readings find nothing on it, and
     the players are told nothing (not "an implement is missing"). The throw that follows,
     in the shade, is read."""
     pictures, profile = sticks
@@ -126,7 +126,7 @@ def test_a_change_of_light_over_the_empty_tray_is_not_a_throw(
     thrown = _shaded(pictures.picture("PMPM"), 0.3)
     light = [*[_shaded(pictures.empty, 0.3)] * 4, *[darker] * 4, _shaded(pictures.empty, 0.3)]
     assert _fed(reader, [pictures.empty, *light, *[thrown] * 6], "sticks4") == [ThrowRead("MMPP")]
-    assert reader.readings == 2 + 2  # once for each change of light, twice for the throw
+    assert reader.readings == 2 * 2 + 2  # twice for each change of light and for the throw
 
 
 def test_ur_throws_are_read_with_the_yes_no_stick_and_without() -> None:
@@ -567,3 +567,19 @@ def test_frames_of_another_size_are_said_once_not_over_and_over(
         assert events.empty()  # no "camera back", no second failure
     finally:
         camera.stop()
+
+
+def test_readings_that_never_agree_are_refused_in_the_players_language(
+    sticks: tuple[ThrowPictures, Profile], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A throw whose readings keep changing (a die noise shows and hides) is refused as
+    unclear once the patience is spent, rather than awaited until it is picked up."""
+    from vision.settle import PATIENCE
+
+    pictures, profile = sticks
+    reader = _reader(pictures, profile)
+    answers = iter([ThrowRead("MMPP"), ThrowRead("MPPP")] * PATIENCE)
+    monkeypatch.setattr(reader, "_event", lambda *_: next(answers))
+    picture = pictures.picture("PMPM")
+    events = _fed(reader, [pictures.empty, *[picture] * (PATIENCE + 6)], "sticks4", lang="fr")
+    assert events == [ThrowRefused("une face illisible : relancez")]

@@ -17,7 +17,7 @@ from vision.features import face_features, stick_strip
 from vision.guided import flat_examples
 from vision.kit import kit_named
 from vision.numerals import Glyph
-from vision.observation import NO, Box, Kind, Observation, Reason
+from vision.observation import NO, Box, Implement, Kind, Observation, Reason, Refusal
 from vision.polygons import convex_gap
 from vision.profile import Example, Profile, default_profile, enrol
 from vision.reader import Reader
@@ -572,6 +572,45 @@ def test_agreement_needs_consecutive_equal_answers() -> None:
     assert agreement.offer("MPPP") == "MPPP"
 
 
+def _settled_reading(answers: list[str | None], **options: object) -> list[str | None]:
+    """What a SettledReading gives for a throw lying still while its readings answer
+    ``answers`` in turn (one still frame a reading)."""
+    made = scene(2, "sticks4")
+    detector = SettleDetector.for_tray(made.empty, still_frames=1)
+    settled: SettledReading[str] = SettledReading(
+        detector,
+        Agreement(needed=2),
+        averaged=1,
+        **options,  # type: ignore[arg-type]
+    )
+    given = iter(answers)
+    return [settled.offer(made.frame, lambda _: next(given, None)) for _ in answers]
+
+
+def test_a_reading_that_loses_a_throw_another_saw_is_passed_over() -> None:
+    """A dark die that one reading's noise hides: the readings around it agree."""
+    assert _settled_reading(["cocked", None, None, "cocked"]) == [None, None, None, "cocked"]
+    # Nothing found twice at first: a change of light, not read again.
+    assert _settled_reading([None, None, "cocked", "cocked"]) == [None] * 4
+
+
+def test_readings_that_never_agree_refuse_the_throw_as_unclear() -> None:
+    answers: list[str | None] = ["1", "2"] * 6
+    assert _settled_reading(answers) == [None] * 12  # no way to refuse: read on
+    given = _settled_reading(answers, unclear=lambda: "unclear", patience=5)
+    assert given == [None] * 4 + ["unclear"] + [None] * 7  # once, until the scene changes
+
+
+def test_two_refusals_agree_whatever_their_reasons() -> None:
+    from vision.watcher import _same_outcome
+
+    cocked = Observation(refusals=(Refusal(Reason.COCKED),))
+    unclear = Observation(refusals=(Refusal(Reason.UNCLEAR),))
+    read = Observation(implements=(Implement(Kind.D4, Box(0, 0, 9, 9), 0.9, value=3),))
+    assert _same_outcome(cocked, unclear) and _same_outcome(read, read)
+    assert not _same_outcome(cocked, read) and not _same_outcome(read, cocked)
+
+
 def test_settle_read_again_fires_on_the_next_still_frame() -> None:
     made = scene(2, "sticks4")
     detector = SettleDetector.for_tray(made.empty, still_frames=2)
@@ -735,8 +774,8 @@ def test_settled_reading_reads_still_frames_until_they_agree_once_per_throw() ->
 
 def test_a_reading_that_finds_the_tray_empty_is_not_given_nor_read_again() -> None:
     """The settle check compares grey levels: a change of light over the empty tray settles
-    as a throw would. The reading, finding nothing, answers None: nothing is given, and the
-    tray is not read again until the scene changes."""
+    as a throw would. The readings, finding nothing, answer None: once two agree, nothing
+    is given, and the tray is not read again until the scene changes."""
     made = scene(2, "sticks4")
     settled: SettledReading[str] = SettledReading(
         SettleDetector.for_tray(made.empty, still_frames=1), Agreement(needed=2), averaged=1
@@ -750,7 +789,7 @@ def test_a_reading_that_finds_the_tray_empty_is_not_given_nor_read_again() -> No
         return answer
 
     assert [settled.offer(darker, read) for _ in range(4)] == [None] * 4
-    assert reads == [None]
+    assert reads == [None, None]
     given = [settled.offer(made.frame, read) for _ in range(4)]
     assert given == [None, None, "MPPP", None]  # moved, then read until two agree
-    assert reads == [None, "MPPP", "MPPP"]
+    assert reads == [None, None, "MPPP", "MPPP"]

@@ -40,6 +40,10 @@ PRESENT_CHANGE = 12
 # (grey levels, root mean square) means the two do not show the same picture, and frames
 # are made small instead.
 SMALL_STREAM_FIT = 4.0
+# Readings of one still throw that do not agree before it is refused as unclear (when the
+# caller says how): a die that noise shows one reading and hides the next would otherwise
+# keep the players waiting until they pick it up.
+PATIENCE = 8
 
 
 class Scene(StrEnum):
@@ -146,12 +150,19 @@ T = TypeVar("T")
 
 @dataclass
 class Agreement(Generic[T]):
-    """The same answer on ``needed`` consecutive frames, or none."""
+    """The same answer on ``needed`` consecutive frames, or none (the last one given).
+    ``same`` tells answers alike: two refusals of a throw may be, whatever their reasons
+    (the players throw again either way)."""
 
     needed: int = 2
     same: Callable[[T, T], bool] = lambda a, b: a == b
     _last: T | None = None
     _count: int = 0
+
+    @property
+    def pending(self) -> bool:
+        """An answer waits for another like it."""
+        return self._last is not None
 
     def offer(self, answer: T) -> T | None:
         if self._last is not None and self.same(self._last, answer):
@@ -184,7 +195,13 @@ class SettledReading(Generic[T]):
     averaged: int = STACKED
     # Working pixels per pixel of the frames (``Tray.scale``): how small to compare them.
     picture_scale: float = 1.0
+    # The answer given once ``patience`` readings of a still throw did not agree: the throw
+    # refused as unclear. None: read until they agree or the scene changes.
+    unclear: Callable[[], T] | None = None
+    patience: int = PATIENCE
     _still: StillStack = field(init=False)
+    _readings: int = field(init=False, default=0)  # of this still throw, none agreed yet
+    _nothing: int = field(init=False, default=0)  # readings in a row that found nothing
 
     def __post_init__(self) -> None:
         if self.averaged < 1:
@@ -200,13 +217,18 @@ class SettledReading(Generic[T]):
     ) -> T | None:
         """The agreed answer, once per settled throw, or None. Without ``read`` (nothing
         to read with yet) the throw is read on a later still frame that brings one.
-        ``read`` answers None when the tray holds nothing: the settle check saw a change
-        of light (it compares grey levels), which is not read again until the scene
-        changes. ``small``: see :meth:`SettleDetector.update`."""
+        ``read`` answers None when the tray holds nothing: once readings agree on it (the
+        settle check saw a change of light: it compares grey levels), the scene is not
+        read again until it changes; but once a reading of the still scene found
+        something, one that finds nothing (a dark die lost in its noise) is passed over
+        and the next frames read.
+        After ``patience`` readings without agreement, ``unclear()`` is the answer.
+        ``small``: see :meth:`SettleDetector.update`."""
         self.scene, ready = self.detector.update(frame, small=small)
         if self.scene is not Scene.STILL:
             self.agreement.reset()
             self._still.clear()
+            self._readings = self._nothing = 0
             return None
         if read is None:  # nothing to read with: no frame is kept for a reading
             self._still.clear()
@@ -220,14 +242,21 @@ class SettledReading(Generic[T]):
         # The frames since the last reading, those that moved left out (see StillStack).
         answer = read(self._still.mean())
         self._still.clear()
+        self._readings += 1
         if self.empty_now is not None:
             self.detector.empty_is(self.empty_now())
-        if answer is None:  # nothing on the tray: not read again until the scene changes
-            self.agreement.reset()
+        self._nothing = self._nothing + 1 if answer is None else 0
+        if self._nothing >= self.agreement.needed and not self.agreement.pending:
+            self.agreement.reset()  # nothing on the tray: not read again until it changes
+            self._readings = self._nothing = 0
             return None
-        agreed = self.agreement.offer(answer)
+        # An answer of nothing is read again, and passed over after one that saw the throw.
+        agreed = None if answer is None else self.agreement.offer(answer)
         if agreed is None:
-            self.detector.read_again()
-            return None
+            if self.unclear is None or self._readings < self.patience:
+                self.detector.read_again()
+                return None
+            agreed = self.unclear()  # patience spent: the throw is refused as unclear
         self.agreement.reset()
+        self._readings = self._nothing = 0
         return agreed

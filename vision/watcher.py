@@ -8,11 +8,13 @@ from dataclasses import dataclass, field
 
 from vision.height import HeightInPlay
 from vision.kit import Kit
-from vision.observation import Observation
+from vision.observation import Observation, Reason, Refusal
 from vision.reader import Reader
 from vision.settle import Agreement, Scene, SettleDetector, SettledReading
 from vision.stack import STACKED
 from vision.tray import Image
+
+UNSTEADY = "the readings of the still throw did not agree"
 
 
 @dataclass
@@ -35,10 +37,11 @@ class ThrowWatcher:
     def __post_init__(self) -> None:
         self._settled = SettledReading(
             SettleDetector.for_tray(self.reader.tray.empty_as_framed, self.still_frames),
-            Agreement(self.agreeing, same=lambda a, b: a.summary() == b.summary()),
+            Agreement(self.agreeing, same=_same_outcome),
             empty_now=lambda: self.reader.tray.empty_as_framed,
             averaged=self.averaged,
             picture_scale=self.reader.tray.scale,
+            unclear=_unclear,
         )
 
     @property
@@ -68,3 +71,13 @@ class ThrowWatcher:
         if self.height is not None:
             self.height.offer(frame, observation, self.kit)
         return observation
+
+
+def _same_outcome(first: Observation, then: Observation) -> bool:
+    """Readings that agree: the same implements read, or both refused (for whatever
+    reasons: the last is given)."""
+    return first.summary() == then.summary() or (first.refused and then.refused)
+
+
+def _unclear() -> Observation:
+    return Observation(refusals=(Refusal(Reason.UNCLEAR, detail=UNSTEADY),))

@@ -99,12 +99,14 @@ class ThrowReader:
         self.height = HeightInPlay(tray.camera_height_mm) if judging else None
         self.settled: SettledReading[Event] = SettledReading(
             SettleDetector.for_tray(tray.empty_as_framed, still_frames),
-            Agreement(agreeing),
+            Agreement(agreeing, same=_same_event),
             empty_now=lambda: self.reader.tray.empty_as_framed,
             averaged=self.averaged,
             picture_scale=tray.scale,
+            unclear=lambda: ThrowRefused(refusal_text("unclear", self._lang)),
         )
         self.readings = 0  # readings made (each of ``averaged`` frames), for measurements
+        self._lang = "en"  # the players' language at the last frame
 
     def with_tray(self, tray: Tray) -> ThrowReader:
         """A reader like this one on a new calibration."""
@@ -133,6 +135,7 @@ class ThrowReader:
         """The event for this frame, when a settled throw has just been read (without a
         game, ``kit`` None, nothing is read). ``small``: the camera's low-resolution grey
         picture of the same moment, for the settle check, when it has one."""
+        self._lang = lang
         if kit is None:
             return self.settled.offer(frame, None, small=small)
         return self.settled.offer(frame, lambda still: self._event(still, kit, lang), small=small)
@@ -171,6 +174,12 @@ class ThrowReader:
             return ThrowRead(throw_text(kit, seen))
         except NotationError:
             return ThrowRefused(refusal_text("unclear", lang))
+
+
+def _same_event(first: Event, then: Event) -> bool:
+    """Readings that agree: the same throw read, or both refused (for whatever reasons:
+    the last is shown)."""
+    return first == then or (isinstance(first, ThrowRefused) and isinstance(then, ThrowRefused))
 
 
 class FrameSource(Protocol):
