@@ -583,3 +583,14 @@ def test_readings_that_never_agree_are_refused_in_the_players_language(
     picture = pictures.picture("PMPM")
     events = _fed(reader, [pictures.empty, *[picture] * (PATIENCE + 6)], "sticks4", lang="fr")
     assert events == [ThrowRefused("une face illisible : relancez")]
+
+
+def test_refusals_for_changing_reasons_are_one_refusal(
+    sticks: tuple[ThrowPictures, Profile], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pictures, profile = sticks
+    reader = _reader(pictures, profile)
+    answers = iter([ThrowRefused("cocked"), ThrowRefused("unclear"), ThrowRead("MMPP")])
+    monkeypatch.setattr(reader, "_event", lambda *_: next(answers))
+    picture = pictures.picture("PMPM")
+    assert _fed(reader, [pictures.empty, *[picture] * 6], "sticks4") == [ThrowRefused("unclear")]

@@ -601,6 +601,30 @@ def test_readings_that_never_agree_refuse_the_throw_as_unclear() -> None:
     assert given == [None] * 4 + ["unclear"] + [None] * 7  # once, until the scene changes
 
 
+def test_a_change_of_light_misread_once_is_not_refused_aloud() -> None:
+    """A shadow's edge taken for something by one reading, then nothing: no throw was
+    made, and the players are told nothing."""
+    answers: list[str | None] = ["hand", *[None] * 9]
+    given = _settled_reading(answers, unclear=lambda: "unclear", patience=5)
+    assert given == [None] * 10
+
+
+def test_a_watcher_gives_one_refusal_for_readings_refusing_for_changing_reasons() -> None:
+    made = scene(2, "sticks4")
+    reasons = iter([Reason.COCKED, Reason.UNCLEAR, Reason.OVERLAP] * 4)
+
+    class Refusing(Reader):
+        def read(self, picture: Image, kit: object = None) -> Observation:
+            return Observation(refusals=(Refusal(next(reasons)),))
+
+    watcher = ThrowWatcher(
+        Refusing(calibrate(made.empty), default_profile()), still_frames=1, averaged=1
+    )
+    given = [watcher.offer(made.frame) for _ in range(4)]
+    assert given[:1] == [None] and given[2:] == [None, None]
+    assert given[1] == Observation(refusals=(Refusal(Reason.UNCLEAR),))  # the last reason
+
+
 def test_two_refusals_agree_whatever_their_reasons() -> None:
     from vision.watcher import _same_outcome
 

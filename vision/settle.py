@@ -32,7 +32,7 @@ PRESENT_SHARE = 0.0004  # share of pixels unlike the empty tray that means somet
 # differs only by its shaded sides and its numerals, which a small pixel blurs: the dev
 # set's blue d4 on blue felt (0161) left 6 small pixels over 18 levels, fewer than
 # PRESENT_SHARE's 8, and was never read; 16 over 12. A change of light taken for
-# something costs one reading, which finds the tray empty and says nothing.
+# something costs two readings, which find the tray empty and say nothing.
 PRESENT_CHANGE = 12
 # A camera's low-resolution stream gives brightness (the Y of YUV, its range and weights
 # those of the camera's colour space), not the grey of its frames made small: the first
@@ -150,9 +150,10 @@ T = TypeVar("T")
 
 @dataclass
 class Agreement(Generic[T]):
-    """The same answer on ``needed`` consecutive frames, or none (the last one given).
-    ``same`` tells answers alike: two refusals of a throw may be, whatever their reasons
-    (the players throw again either way)."""
+    """The same answer ``needed`` times in a row, or none (the last one given): readings
+    that found nothing between them are not offered (see ``SettledReading``). ``same``
+    tells answers alike: two refusals of a throw may be, whatever their reasons (the
+    players throw again either way)."""
 
     needed: int = 2
     same: Callable[[T, T], bool] = lambda a, b: a == b
@@ -202,6 +203,7 @@ class SettledReading(Generic[T]):
     _still: StillStack = field(init=False)
     _readings: int = field(init=False, default=0)  # of this still throw, none agreed yet
     _nothing: int = field(init=False, default=0)  # readings in a row that found nothing
+    _found: int = field(init=False, default=0)  # readings of this still throw that found it
 
     def __post_init__(self) -> None:
         if self.averaged < 1:
@@ -222,13 +224,14 @@ class SettledReading(Generic[T]):
         read again until it changes; but once a reading of the still scene found
         something, one that finds nothing (a dark die lost in its noise) is passed over
         and the next frames read.
-        After ``patience`` readings without agreement, ``unclear()`` is the answer.
+        After ``patience`` readings without agreement, ``unclear()`` is the answer if
+        more than one of them found the throw (else it was a change of light misread).
         ``small``: see :meth:`SettleDetector.update`."""
         self.scene, ready = self.detector.update(frame, small=small)
         if self.scene is not Scene.STILL:
             self.agreement.reset()
             self._still.clear()
-            self._readings = self._nothing = 0
+            self._readings = self._found = self._nothing = 0
             return None
         if read is None:  # nothing to read with: no frame is kept for a reading
             self._still.clear()
@@ -242,21 +245,30 @@ class SettledReading(Generic[T]):
         # The frames since the last reading, those that moved left out (see StillStack).
         answer = read(self._still.mean())
         self._still.clear()
-        self._readings += 1
         if self.empty_now is not None:
             self.detector.empty_is(self.empty_now())
+        return self._judged(answer)
+
+    def _judged(self, answer: T | None) -> T | None:
+        """The answer to give once a still throw has been read again (None: none yet, or
+        none at all: ``detector.read_again()`` says whether it is read again)."""
+        self._readings += 1
+        self._found += answer is not None
         self._nothing = self._nothing + 1 if answer is None else 0
         if self._nothing >= self.agreement.needed and not self.agreement.pending:
-            self.agreement.reset()  # nothing on the tray: not read again until it changes
-            self._readings = self._nothing = 0
-            return None
+            return self._done(None)  # nothing on the tray: not read again until it changes
         # An answer of nothing is read again, and passed over after one that saw the throw.
         agreed = None if answer is None else self.agreement.offer(answer)
-        if agreed is None:
-            if self.unclear is None or self._readings < self.patience:
-                self.detector.read_again()
-                return None
-            agreed = self.unclear()  # patience spent: the throw is refused as unclear
+        if agreed is not None:
+            return self._done(agreed)
+        if self._readings < self.patience or self.unclear is None:
+            self.detector.read_again()
+            return None
+        # Patience spent: a throw seen by several readings that never agreed is refused as
+        # unclear; one seen once amid readings of nothing was a change of light misread.
+        return self._done(self.unclear() if self._found >= self.agreement.needed else None)
+
+    def _done(self, answer: T | None) -> T | None:
         self.agreement.reset()
-        self._readings = self._nothing = 0
-        return agreed
+        self._readings = self._found = self._nothing = 0
+        return answer

@@ -21,9 +21,12 @@ UNSTEADY = "the readings of the still throw did not agree"
 class ThrowWatcher:
     """Feed it every frame; it returns an observation once per settled throw.
 
-    A reading is returned only when ``agreeing`` consecutive readings give the same
-    summary, each of ``averaged`` still frames or more averaged (see ``SettledReading``);
-    a hand or arm in the tray is never a throw (it moves, or it is refused).
+    A reading is returned only when ``agreeing`` readings in a row read the same
+    implements, or all refuse the throw (for whatever reasons), each of ``averaged``
+    still frames or more averaged; readings that find nothing between them are passed
+    over, and a throw whose readings never agree is refused as unclear (see
+    ``SettledReading``). A hand or arm in the tray is never a throw (it moves, or it is
+    refused).
     """
 
     reader: Reader
