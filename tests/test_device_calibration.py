@@ -976,13 +976,19 @@ def test_the_devices_reader_keeps_a_height_its_throws_fit(tmp_path: Path) -> Non
     assert Tray.load(tmp_path / "tray").height_judged
 
 
-def test_a_folders_calibration_keeps_the_height_judged_unsaved(tmp_path: Path) -> None:
+def test_a_folders_calibration_keeps_the_height_judged_unsaved(
+    tmp_path: Path, pictures: ThrowPictures, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A folder's or a video's calibration is its first picture, never saved: a height
     its throws judged must not save it over the camera's."""
-    reader, throws = _learning_reader(260.0, learn_height=True)
+    reader = ThrowReader(calibrate(pictures.empty), default_profile(), learn_height=True)
+    monkeypatch.setattr(reader, "measure_height", lambda: 260.0)  # judged at this throw
     camera, posted = _camera_over(tmp_path, reader, live=False)
-    assert abs(_judged(reader, throws, camera) - 260.0) <= 10.0
+    camera._measure_height(reader, pictures.empty)
     assert posted == [] and not (tmp_path / "tray").exists()
+    live, posted = _camera_over(tmp_path, reader)
+    live._measure_height(reader, pictures.empty)
+    assert posted == [CameraDone("height", detail="380")]  # the reader's calibration, saved
 
 
 def test_enrolling_keeps_the_throws_measured_for_the_height(pictures: ThrowPictures) -> None:

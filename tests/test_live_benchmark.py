@@ -12,10 +12,10 @@ from vision.tray import calibrate, read_image
 
 
 def test_a_folder_filmed_is_read_and_scored_like_its_pictures(tmp_path: Path) -> None:
-    folder = write_set(tmp_path / "set", 4, seed=11, trouble_share=0.0, kits=("sticks4",))
+    folder = write_set(tmp_path / "set", 2, seed=11, trouble_share=0.0, kits=("sticks4",))
     report, never_given = measure(folder, noise=3.0, frames=30)
-    assert never_given == [] and sum(report.scenes.values()) == 4
-    assert report.silent_errors == 0 and report.scenes[("read", "correct")] >= 3
+    assert never_given == [] and sum(report.scenes.values()) == 2
+    assert report.silent_errors == 0 and report.scenes[("read", "correct")] >= 1
 
 
 def test_a_throw_not_given_within_its_frames_is_counted(tmp_path: Path) -> None:
