@@ -100,7 +100,7 @@ def test_a_labelled_height_no_camera_has_is_named_with_its_line(tmp_path: Path) 
 def test_evaluate_calibrates_with_the_height_given_and_says_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = write_set(tmp_path / "set", 2, seed=4, trouble_share=0.0)
+    folder = _untold(write_set(tmp_path / "set", 2, seed=4, trouble_share=0.0), tmp_path / "u")
     heights: list[float] = []
     real = Scene.calibrated
 

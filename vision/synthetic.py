@@ -1087,8 +1087,7 @@ def write_set(
         record = {"image": f"images/{name}", "tray": f"trays/{name}", **made.label}
         if floor_mm != FLOOR_MM:
             record["floor_mm"] = list(floor_mm)
-        if camera_height_mm != CAMERA_HEIGHT_MM:
-            record["camera_height_mm"] = camera_height_mm
+        record["camera_height_mm"] = camera_height_mm  # drawn from it: nothing to measure
         lines.append(json.dumps(record))
     (folder / "labels.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
