@@ -876,13 +876,11 @@ def _tells_height(scene: Any) -> bool:
 
 
 def _height_to_use(measured: HeightEstimate | None) -> float:
-    """The measured height, to 10 mm (about its spread), where the throws prefer it to the
-    usual 380 mm beyond chance; else 380."""
+    """The measured height where the throws prefer it to the usual 380 mm beyond chance
+    (``HeightEstimate.chosen_mm``); else 380."""
     from vision.tray import CAMERA_HEIGHT_MM
 
-    if measured is None or not measured.convincing:
-        return CAMERA_HEIGHT_MM
-    return float(round(measured.height_mm, -1))
+    return CAMERA_HEIGHT_MM if measured is None else measured.chosen_mm
 
 
 def _geometry(

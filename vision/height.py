@@ -61,6 +61,12 @@ class HeightEstimate:
         carried by a few throws whose fits are off at every height."""
         return _sign_test(self.closer, self.farther) < CONVINCING_P
 
+    @property
+    def chosen_mm(self) -> float:
+        """The height to read from: the measured one to 10 mm (about its spread) where it
+        is convincing, else the one assumed."""
+        return float(round(self.height_mm, -1)) if self.convincing else self.assumed_mm
+
 
 class HeightEvidence:
     """The costs of throws' far flat d4s fitted at each height, gathered one throw at a
@@ -161,27 +167,19 @@ class HeightInPlay:
         from the one they chose (the one assumed, or one they tell apart from it) and it
         is returned, to be kept (the judgement too: ``Tray.height_judged``); else None."""
         picture, self._pending = self._pending, None
-        if picture is None:
+        if picture is None or not self._judged_by(picture, reader.tray):
             return None
-        learned = self.learn(picture, reader.tray)
-        if self.learning:
-            return None
-        height = self.assumed_mm if learned is None else learned
-        reader.seen_from(height)
-        return height
+        assert self.estimate is not None  # judged
+        reader.seen_from(self.estimate.chosen_mm)
+        return self.estimate.chosen_mm
 
-    def learn(self, picture: Image, tray: Tray) -> float | None:
-        """The height learned at this throw, if it is the last needed and tells one other
-        than the one assumed; else None."""
+    def _judged_by(self, picture: Image, tray: Tray) -> bool:
+        """Whether the height is judged at this throw, the last needed."""
         if not self.learning or not self.evidence.add(picture, tray):
-            return None
-        if self.evidence.throws < self.needed:
-            return None
-        self.estimate = self.evidence.estimate(self.assumed_mm)
-        if self.estimate is None or not self.estimate.convincing:
-            return None
-        height = float(round(self.estimate.height_mm, -1))
-        return None if height == self.assumed_mm else height
+            return False
+        if self.evidence.throws >= self.needed:
+            self.estimate = self.evidence.estimate(self.assumed_mm)
+        return not self.learning
 
 
 def fit_costs(picture: Image, tray: Tray, heights: tuple[float, ...]) -> NDArray[np.float64] | None:
