@@ -12,6 +12,7 @@ from benchmarks.d4_font import measure
 from vision.font import (
     FAMILIAR_LEVEL,
     FAMILIAR_WINDOW,
+    FONT_TOLD_BY,
     PICTURES_FEWEST,
     FontInPlay,
     refused_for_font,
@@ -34,16 +35,36 @@ def test_the_font_is_judged_by_the_median_of_the_last_dice_read() -> None:
     assert (font.familiarity, font.unknown) == (None, False)
     font.told(FAMILIAR_LEVEL - 0.1, _box(0))
     assert font.unknown  # judged from the first die read
+    assert not font.sure  # but one die does not tell its font from its blur
+    assert font.why().startswith("the d4 read fits the profile's numerals by 0.60,")
     font.told(0.85, _box(1))
     font.told(0.80, _box(2))
     assert font.familiarity == pytest.approx(0.80)
-    assert not font.unknown
+    assert not font.unknown and font.sure
     for step in range(3, 3 + FAMILIAR_WINDOW // 2 + 1):
         font.told(0.6, _box(step))
     assert font.unknown  # another die, of a font not known: a majority of the last dice
     for step in range(10, 10 + FAMILIAR_WINDOW // 2 + 1):
         font.told(0.85, _box(step))
     assert not font.unknown  # the known die back
+
+
+def test_the_font_is_blamed_after_three_dice_read_or_three_throws_refused_for_it() -> None:
+    font = FontInPlay()
+    font.told(FAMILIAR_LEVEL - 0.1, _box(0))
+    for _ in range(3):
+        font.doubted(_box(0))  # one throw, read until its readings agree
+    assert font.unknown and not font.sure
+    font.doubted(_box(1))
+    font.doubted(_box(2))  # dice refused for the font that the rules could not read
+    assert font.sure
+    font.told(0.9, _box(3))
+    font.told(0.9, _box(4))
+    assert not font.unknown  # a die of a known font after all: the doubts start over
+    font.told(0.5, _box(5))
+    font.told(0.5, _box(6))
+    font.doubted(_box(6))
+    assert font.unknown and font.sure  # five dice read: their median blames the font
 
 
 def test_the_same_throw_read_again_counts_once() -> None:
@@ -69,7 +90,7 @@ def test_pictures_apart_judge_their_font_by_every_die_read_in_them() -> None:
     font.told(FAMILIAR_LEVEL - 0.1)
     font.told(FAMILIAR_LEVEL - 0.1)
     assert font.unknown
-    assert "the d4s read fit the profile's numerals by 0.60" in font.why()
+    assert "the 21 d4s read fit the profile's numerals by 0.60 in the median" in font.why()
 
 
 def test_a_font_not_known_refuses_the_numbered_d4s_and_keeps_the_rest() -> None:
@@ -111,6 +132,8 @@ def test_a_game_of_a_d4_whose_font_the_glyphs_never_learned_is_refused_to_be_enr
         assert all(die.value == throw.objects[0]["value"] for die in dice)
         reasons += [refusal.reason for refusal in observation.refusals]
     assert reasons.count(Reason.UNKNOWN_NUMERALS) >= 6
+    # The font is blamed once three dice were read; a die before is refused as unclear.
+    assert Reason.UNKNOWN_NUMERALS not in reasons[: FONT_TOLD_BY - 1]
     assert "enrol the d4" in Reason.UNKNOWN_NUMERALS.message
     assert game.d4_font is not None and game.d4_font.unknown
 

@@ -36,6 +36,11 @@ from vision.observation import Box, Implement, Kind, Observation, Reason, Refusa
 # through at a game's start.
 FAMILIAR_LEVEL = 0.70
 FAMILIAR_WINDOW = 7  # the last dice read that the median is taken over
+# Dice a game must have read (or throws it must have refused in a row for the font) before
+# its refusals blame the font and ask for the d4 to be enrolled; before, a die is refused as
+# unclear (throw again): read alone, 10 of the dev set's 51 dice read right fit the glyphs
+# under the level, and most dice of a font never learned are not read at all.
+FONT_TOLD_BY = 3
 # Pictures read apart are judged once all are read, and only by this many dice read or more:
 # a game goes on after its first die, refused or not; a single picture's die would be judged
 # by itself, and 11 of the dev set's 51 dice read right fit the glyphs under the level.
@@ -54,6 +59,7 @@ class FontInPlay:
         self._fits: deque[float] = deque(maxlen=window)
         self._last: Box | None = None
         self.fewest = fewest
+        self._doubted: list[Box | None] = []  # the throws refused in a row for the font
 
     @classmethod
     def of_pictures(cls) -> FontInPlay:
@@ -72,6 +78,15 @@ class FontInPlay:
             self._fits[-1] = familiarity  # the same throw read again: it counts once
         else:
             self._fits.append(familiarity)
+        if not self.unknown:
+            self._doubted.clear()
+
+    def doubted(self, where: Box | None = None) -> None:
+        """A die lying at ``where`` was refused for the font (the same throw read again
+        counts once)."""
+        last = self._doubted[-1] if self._doubted else None
+        if last is None or where is None or where.iou(last) < SAME_THROW_OVERLAP:
+            self._doubted.append(where)
 
     @property
     def familiarity(self) -> float | None:
@@ -84,17 +99,26 @@ class FontInPlay:
         return len(self._fits) >= max(1, self.fewest)
 
     @property
+    def sure(self) -> bool:
+        """Whether enough dice were read, or throws refused in a row for the font, to blame
+        the font rather than one die's blur or fit."""
+        return max(len(self._fits), len(self._doubted)) >= FONT_TOLD_BY
+
+    @property
     def unknown(self) -> bool:
         """Whether the d4 in play is of a font the glyphs do not know."""
         return self.judged and (self.familiarity or 0.0) < FAMILIAR_LEVEL
 
     def why(self) -> str:
         """Why the d4s are refused, for people (the font unknown)."""
-        dice = "the d4s read" if self._fits.maxlen is None else "the last d4s read"
-        return (
-            f"{dice} fit the profile's numerals by {self.familiarity or 0.0:.2f} in the "
-            f"median, under the {FAMILIAR_LEVEL:.2f} of a font it knows"
-        )
+        count, familiarity = len(self._fits), self.familiarity or 0.0
+        if count == 1:
+            fit = f"the d4 read fits the profile's numerals by {familiarity:.2f}"
+        else:
+            last = "" if self._fits.maxlen is None else "last "
+            fit = f"the {last}{count} d4s read fit the profile's numerals by {familiarity:.2f}"
+            fit += " in the median"
+        return f"{fit}, under the {FAMILIAR_LEVEL:.2f} of a font it knows"
 
 
 def refused_for_font(observation: Observation, font: FontInPlay) -> Observation:

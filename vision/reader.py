@@ -342,7 +342,10 @@ class Reader:
             _learn_hand(in_play, reading, blob.box)
         font = self.d4_font
         if font is not None and _learn_font(font, reading, blob.box):
-            return Refusal(Reason.UNKNOWN_NUMERALS, blob.box, font.why())
+            font.doubted(blob.box)
+            if font.sure:
+                return Refusal(Reason.UNKNOWN_NUMERALS, blob.box, font.why())
+            return Refusal(Reason.UNCLEAR, blob.box, f"{font.why()}; too few to blame the font")
         if self.d4_font_of_pictures is not None:
             _learn_font(self.d4_font_of_pictures, reading)
         if reading.value is None:
