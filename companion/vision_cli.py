@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from vision.kit import Kit
     from vision.observation import Observation
     from vision.profile import Profile
-    from vision.tray import Tray
+    from vision.reader import Reader
+    from vision.tray import Image, Tray
 
 Handler = Callable[[argparse.Namespace], int]
 # vision.kit's kits, named here so that --help works without the vision extra
@@ -618,6 +619,8 @@ def _read(args: argparse.Namespace) -> int:
         font = None if args.each_alone else FontInPlay.of_pictures()
         loaded = _load_tray(tray, None, args)
         reader = Reader(loaded, profile, d4_font_of_pictures=font)
+        if not args.each_alone:
+            _height_of_pictures(images, reader, kit, args)
         # Each reported as it is read, or, their d4s' font judged together, once all are:
         # kept meanwhile as an observation or the message of an image that cannot be read.
         waiting: list[tuple[Path, Observation | str]] = []
@@ -642,6 +645,41 @@ def _read(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
     return 2 if failed else 0
+
+
+def _height_of_pictures(
+    images: list[Path], reader: Reader, kit: Kit | None, args: argparse.Namespace
+) -> None:
+    """Pictures of one tray whose camera's height was not told (``--camera-height``, or a
+    calibration whose height a game judged) measure it by their numbered d4s, as
+    ``evaluate`` measures a folder's (``vision.height``): ``reader`` reads as from the
+    height they prefer to the tray's beyond chance, said on stderr."""
+    from vision.errors import CalibrationError
+    from vision.height import camera_height
+    from vision.tray import read_image
+
+    tray = reader.tray
+    told = args.camera_height is not None or tray.height_judged
+    if told or kit is None or not kit.d4 or kit.binary_d4:
+        return  # binary d4s (painted tips) and d6s were never measured for it
+
+    def pictures() -> Iterator[tuple[Image, Tray]]:
+        for path in images:
+            try:
+                yield read_image(path), tray
+            except CalibrationError:
+                continue  # reported when it is read
+
+    estimate = camera_height(pictures(), assumed_mm=tray.camera_height_mm)
+    if estimate is None or estimate.chosen_mm == tray.camera_height_mm:
+        return
+    reader.seen_from(estimate.chosen_mm)
+    print(
+        f"the camera is {estimate.chosen_mm:g} mm above the felt, as {estimate.closer} of "
+        f"{estimate.throws} pictures' d4s say ({estimate.farther} fit "
+        f"{estimate.assumed_mm:g} better): read as from it (--camera-height tells it)",
+        file=sys.stderr,
+    )
 
 
 def _reported(

@@ -288,3 +288,29 @@ def test_watch_measures_an_untold_height_from_the_throws_and_reads_from_it(
     assert abs(learned - NEARER_MM) <= 10.0
     before, after = (part.count("): ") for part in out.split(said[0]))
     assert before >= height.MOST_THROWS and after > 0  # said as it is learned, mid-game
+
+
+def test_read_of_pictures_of_one_tray_measures_an_untold_height(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    throws = [
+        scene(7400 + index, "ur-nostick", tray_seed=77, camera_height_mm=300.0)
+        for index in range(20)  # 12 with a d4 far enough from the middle to tell
+    ]
+    cv2.imwrite(str(tmp_path / "empty.png"), throws[0].empty)
+    images = []
+    for index, throw in enumerate(throws):
+        images.append(str(tmp_path / f"{index:02d}.png"))
+        cv2.imwrite(images[-1], throw.frame)
+    read = ["vision", "read", "--tray", str(tmp_path / "empty.png"), "--expect", "ur-nostick"]
+    assert main([*read, "--json", *images]) == 0
+    out, err = capsys.readouterr()
+    assert "the camera is 300 mm above the felt, as " in err, err
+    readings = json.loads(out)
+    values = [item["value"] for reading in readings for item in reading["implements"]]
+    shown = [throw.objects[0]["value"] for throw in throws]
+    assert values == [value for value, r in zip(shown, readings, strict=True) if r["read"]]
+    assert len(values) >= len(throws) - 2
+    assert main([*read, "--camera-height", "300", *images[:6]]) == 0
+    assert main([*read, "--each-alone", *images[:6]]) == 0
+    assert "above the felt" not in capsys.readouterr().err  # told, or each picture alone
