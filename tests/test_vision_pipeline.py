@@ -23,6 +23,8 @@ from vision.profile import Example, Profile, default_profile, enrol
 from vision.reader import Reader
 from vision.segment import Segmenter
 from vision.settle import (
+    QUIET_FIRST,
+    QUIET_LONGEST,
     SMALL_SIZE,
     Agreement,
     Scene,
@@ -590,8 +592,59 @@ def _settled_reading(answers: list[str | None], **options: object) -> list[str |
 def test_a_reading_that_loses_a_throw_another_saw_is_passed_over() -> None:
     """A dark die that one reading's noise hides: the readings around it agree."""
     assert _settled_reading(["cocked", None, None, "cocked"]) == [None, None, None, "cocked"]
-    # Nothing found twice at first: a change of light, not read again.
+    # Nothing found twice at first: a change of light, not read again for a while.
     assert _settled_reading([None, None, "cocked", "cocked"]) == [None] * 4
+
+
+def test_a_throw_its_first_readings_lost_is_read_a_little_later() -> None:
+    """A dark die on dark felt that noise hid from both of the first readings, taken for a
+    change of light: read again after a while, found, and given."""
+    answers = iter([None, None, "cocked", "cocked"])
+    made = scene(2, "sticks4")
+    settled: SettledReading[str] = SettledReading(
+        SettleDetector.for_tray(made.empty, still_frames=1), Agreement(needed=2), averaged=1
+    )
+    given = [settled.offer(made.frame, lambda _: next(answers)) for _ in range(QUIET_FIRST + 4)]
+    assert given.index("cocked") == 2 + QUIET_FIRST + 1  # two readings, the wait, two more
+    assert given.count("cocked") == 1
+
+
+def test_a_throw_seen_once_amid_readings_of_nothing_is_read_again_later() -> None:
+    """Patience spent on a throw one reading found and the others lost: nothing is said,
+    and the scene is read again after a wait, as one found empty is."""
+    answers = iter(["cocked", None, None, None, None, "cocked", "cocked"])
+    made = scene(2, "sticks4")
+    settled: SettledReading[str] = SettledReading(
+        SettleDetector.for_tray(made.empty, still_frames=1),
+        Agreement(needed=2),
+        averaged=1,
+        unclear=lambda: "unclear",
+        patience=5,
+    )
+    given = [settled.offer(made.frame, lambda _: next(answers)) for _ in range(QUIET_FIRST + 8)]
+    assert given.index("cocked") == 5 + QUIET_FIRST + 1
+    assert "unclear" not in given
+
+
+def test_a_change_of_light_is_read_again_ever_more_seldom() -> None:
+    made = scene(2, "sticks4")
+    darker = np.asarray(made.empty * 0.75, np.uint8)
+    settled: SettledReading[str] = SettledReading(
+        SettleDetector.for_tray(made.empty, still_frames=1), Agreement(needed=2), averaged=1
+    )
+    frames = 20 * QUIET_LONGEST
+    read_at: list[int] = []
+    for frame in range(frames):
+        settled.offer(darker, lambda _, at=frame: read_at.append(at))  # type: ignore[misc]
+    # Two readings find nothing; the next two come after a wait (and the frame that fires).
+    pairs = zip(read_at[1::2], read_at[2::2], strict=False)  # the last may have no second
+    waits = [later - earlier - 1 for earlier, later in pairs]
+    assert waits[:5] == [QUIET_FIRST * 2**times for times in range(5)]
+    assert max(waits) == QUIET_LONGEST
+    assert len(read_at) < 2 * (frames // QUIET_LONGEST + 5)
+    settled.offer(made.frame, lambda _: None)  # the scene changes: the waits start over
+    settled.offer(made.frame, lambda _: None)
+    assert settled._next_quiet == QUIET_FIRST
 
 
 def test_readings_that_never_agree_refuse_the_throw_as_unclear() -> None:
@@ -796,10 +849,10 @@ def test_settled_reading_reads_still_frames_until_they_agree_once_per_throw() ->
     assert settled.scene is Scene.MOVING
 
 
-def test_a_reading_that_finds_the_tray_empty_is_not_given_nor_read_again() -> None:
+def test_a_reading_that_finds_the_tray_empty_is_not_given_nor_read_again_at_once() -> None:
     """The settle check compares grey levels: a change of light over the empty tray settles
     as a throw would. The readings, finding nothing, answer None: once two agree, nothing
-    is given, and the tray is not read again until the scene changes."""
+    is given, and the tray is not read again for a while (QUIET_FIRST frames)."""
     made = scene(2, "sticks4")
     settled: SettledReading[str] = SettledReading(
         SettleDetector.for_tray(made.empty, still_frames=1), Agreement(needed=2), averaged=1

@@ -44,6 +44,11 @@ SMALL_STREAM_FIT = 4.0
 # caller says how): a die that noise shows one reading and hides the next would otherwise
 # keep the players waiting until they pick it up.
 PATIENCE = 8
+# Still frames before a scene whose readings agreed it held nothing (a change of light, or a
+# dark die its noise hid from both) is read again, doubling each time up to the longest: a
+# die hidden so is read within seconds, a change of light costs two readings a while.
+QUIET_FIRST = 10
+QUIET_LONGEST = 160
 
 
 class Scene(StrEnum):
@@ -204,6 +209,9 @@ class SettledReading(Generic[T]):
     _readings: int = field(init=False, default=0)  # of this still throw, none agreed yet
     _nothing: int = field(init=False, default=0)  # readings in a row that found nothing
     _found: int = field(init=False, default=0)  # readings of this still throw that found it
+    # Still frames until a scene found empty is read again, and the wait after that.
+    _quiet: int | None = field(init=False, default=None)
+    _next_quiet: int = field(init=False, default=QUIET_FIRST)
 
     def __post_init__(self) -> None:
         if self.averaged < 1:
@@ -220,19 +228,23 @@ class SettledReading(Generic[T]):
         """The agreed answer, once per settled throw, or None. Without ``read`` (nothing
         to read with yet) the throw is read on a later still frame that brings one.
         ``read`` answers None when the tray holds nothing: once readings agree on it (the
-        settle check saw a change of light: it compares grey levels), the scene is not
-        read again until it changes; but once a reading of the still scene found
-        something, one that finds nothing (a dark die lost in its noise) is passed over
-        and the next frames read.
+        settle check saw a change of light: it compares grey levels; or a dark die lost in
+        its noise), the scene is read again only after :data:`QUIET_FIRST` still frames,
+        then twice as many each time, up to :data:`QUIET_LONGEST`, until it changes; once
+        a reading of the still scene found something, one that finds nothing is passed
+        over and the next frames read.
         After ``patience`` readings without agreement, ``unclear()`` is the answer if
-        more than one of them found the throw (else it was a change of light misread).
+        more than one of them found the throw (else it was a change of light misread, and
+        is read again after a wait, as above).
         ``small``: see :meth:`SettleDetector.update`."""
         self.scene, ready = self.detector.update(frame, small=small)
         if self.scene is not Scene.STILL:
             self.agreement.reset()
             self._still.clear()
             self._readings = self._found = self._nothing = 0
+            self._quiet, self._next_quiet = None, QUIET_FIRST
             return None
+        self._count_quiet()
         if read is None:  # nothing to read with: no frame is kept for a reading
             self._still.clear()
         elif ready or not self.detector.settled:  # a reading is still to come
@@ -256,7 +268,8 @@ class SettledReading(Generic[T]):
         self._found += answer is not None
         self._nothing = self._nothing + 1 if answer is None else 0
         if self._nothing >= self.agreement.needed and not self.agreement.pending:
-            return self._done(None)  # nothing on the tray: not read again until it changes
+            self._quieted()  # nothing on the tray
+            return None
         # An answer of nothing is read again, and passed over after one that saw the throw.
         agreed = None if answer is None else self.agreement.offer(answer)
         if agreed is not None:
@@ -266,7 +279,25 @@ class SettledReading(Generic[T]):
             return None
         # Patience spent: a throw seen by several readings that never agreed is refused as
         # unclear; one seen once amid readings of nothing was a change of light misread.
-        return self._done(self.unclear() if self._found >= self.agreement.needed else None)
+        if self._found >= self.agreement.needed:
+            return self._done(self.unclear())
+        self._quieted()
+        return None
+
+    def _quieted(self) -> None:
+        """No answer for a scene its readings found empty: read again a while later."""
+        self._quiet = self._next_quiet
+        self._next_quiet = min(2 * self._next_quiet, QUIET_LONGEST)
+        self._done(None)
+
+    def _count_quiet(self) -> None:
+        """One more still frame of a scene found empty: once enough, it is read again."""
+        if self._quiet is None:
+            return
+        self._quiet -= 1
+        if self._quiet <= 0:
+            self._quiet = None
+            self.detector.read_again()
 
     def _done(self, answer: T | None) -> T | None:
         self.agreement.reset()
