@@ -53,9 +53,9 @@ def test_the_summary_groups_the_dice_and_counts_those_that_slipped() -> None:
     assert SLIPPED_MM < 3.0
 
 
-@pytest.mark.parametrize("seed", [17, 29, 143])
+@pytest.mark.parametrize("seed", [33, 81])
 def test_binary_d4s_are_fitted_by_their_outline_where_their_faces_tell_little(seed: int) -> None:
-    # Each of these throws has a binary d4 whose fit slipped 1.3-4.8 mm (on the half-size
+    # Each of these throws has a binary d4 whose fit slipped 3.1-3.5 mm (on the half-size
     # crop) when its outline weighed as little as a numbered d4's: its painted tips left
     # out, its faces' colours hardly placed its corners.
     dice = list(fitted_dice(range(seed, seed + 1), ("binary-d4",)))
@@ -83,12 +83,12 @@ def _edge(base: list[list[float]]) -> float:
     return statistics.mean(math.dist(base[i], base[i - 1]) for i in range(3))
 
 
-@pytest.mark.parametrize(("seed", "die"), [(17, 1), (287, 2)])
+@pytest.mark.parametrize(("seed", "die"), [(98, 0), (295, 0)])
 def test_a_die_fitted_off_its_set_s_size_is_fitted_again_at_it(
     seed: int, die: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Each of these dice, fitted on its own, strays from its drawn size: 1.1 and 3.4 mm
-    # out; at its set's size, 0.1 and 1.8.
+    # Each of these dice, fitted on its own, strays from its drawn size: 1.3 and 1.7 mm
+    # out; at its set's size, 0.35 and 0.58.
     def error() -> float:
         return [d.error_mm for d in fitted_dice(range(seed, seed + 1), ("binary-d4",))][die]
 

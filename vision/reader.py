@@ -356,12 +356,8 @@ class Reader:
         """A binary d4's painted tips: a die lying flat (by its outline or its fit at its
         set's size) may have one out of view."""
         outline_flat = die.otherwise is None
-        tips = read_binary_d4(frame, tetra, self.tray.empty, flat=outline_flat or tetra.of_set)
-        if tips.face is None and outline_flat and tetra.at_set_size is not None:
-            # Its fit may have grown into its shadow, as its fit at its set's size cannot.
-            again = read_binary_d4(frame, tetra.at_set_size, self.tray.empty, flat=True)
-            return again if again.face is not None else tips
-        return tips
+        flat = outline_flat or tetra.of_set
+        return read_binary_d4(frame, tetra, self.tray.empty, flat=flat, outlined=outline_flat)
 
     def _read_d6(self, frame: Image, blob: Blob) -> Implement | Refusal:
         side_mm = die_side(blob, self.tray)
