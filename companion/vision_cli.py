@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from vision.observation import Observation
     from vision.profile import Profile
     from vision.reader import Reader
-    from vision.tray import Image, Tray
+    from vision.tray import Tray
 
 Handler = Callable[[argparse.Namespace], int]
 # vision.kit's kits, named here so that --help works without the vision extra
@@ -653,24 +653,25 @@ def _height_of_pictures(
     """Pictures of one tray whose camera's height was not told (``--camera-height``, or a
     calibration whose height a game judged) measure it by their numbered d4s, as
     ``evaluate`` measures a folder's (``vision.height``): ``reader`` reads as from the
-    height they prefer to the tray's beyond chance, said on stderr."""
+    height they prefer to the tray's beyond chance, said on stderr. Fewer pictures than
+    could ever prefer one are not measured."""
     from vision.errors import CalibrationError
-    from vision.height import camera_height
+    from vision.height import FEWEST_CONVINCING, HeightEvidence
     from vision.tray import read_image
 
     tray = reader.tray
     told = args.camera_height is not None or tray.height_judged
-    if told or kit is None or not kit.d4 or kit.binary_d4:
+    if told or kit is None or not kit.d4 or kit.binary_d4 or len(images) < FEWEST_CONVINCING:
         return  # binary d4s (painted tips) and d6s were never measured for it
-
-    def pictures() -> Iterator[tuple[Image, Tray]]:
-        for path in images:
-            try:
-                yield read_image(path), tray
-            except CalibrationError:
-                continue  # reported when it is read
-
-    estimate = camera_height(pictures(), assumed_mm=tray.camera_height_mm)
+    evidence = HeightEvidence()
+    for path in images:
+        try:
+            evidence.add(read_image(path), tray)
+        except CalibrationError:
+            continue  # unreadable, or of another camera: said when it is read
+        if evidence.enough:
+            break
+    estimate = evidence.estimate(tray.camera_height_mm)
     if estimate is None or estimate.chosen_mm == tray.camera_height_mm:
         return
     reader.seen_from(estimate.chosen_mm)

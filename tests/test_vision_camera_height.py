@@ -18,6 +18,7 @@ from vision import height
 from vision.dataset import Scene, generated_d4s, load_scenes
 from vision.errors import LabelsError
 from vision.height import (
+    FEWEST_CONVINCING,
     FEWEST_THROWS,
     HEIGHTS_MM,
     MOST_THROWS,
@@ -318,6 +319,23 @@ def test_read_of_pictures_of_one_tray_measures_an_untold_height(
     shown = [throw.objects[0]["value"] for throw in throws]
     assert values == [value for value, r in zip(shown, readings, strict=True) if r["read"]]
     assert len(values) >= len(throws) - 2
-    assert main([*read, "--camera-height", "300", *images[:6]]) == 0
-    assert main([*read, "--each-alone", *images[:6]]) == 0
+    assert main([*read, "--camera-height", "300", *images]) == 0
+    assert main([*read, "--each-alone", *images]) == 0
     assert "above the felt" not in capsys.readouterr().err  # told, or each picture alone
+
+
+def test_a_picture_of_another_size_among_those_measured_stops_none_of_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    throws = [scene(7500 + index, "ur-nostick", tray_seed=78) for index in range(FEWEST_CONVINCING)]
+    cv2.imwrite(str(tmp_path / "empty.png"), throws[0].empty)
+    images = [str(tmp_path / "small.png")]
+    cv2.imwrite(images[0], cv2.resize(throws[0].frame, None, fx=0.5, fy=0.5))
+    for index, throw in enumerate(throws):
+        images.append(str(tmp_path / f"{index:02d}.png"))
+        cv2.imwrite(images[-1], throw.frame)
+    read = ["vision", "read", "--tray", str(tmp_path / "empty.png"), "--expect", "ur-nostick"]
+    assert main([*read, "--json", *images]) == 2  # one picture cannot be read
+    reported = json.loads(capsys.readouterr().out)
+    assert [report["image"] for report in reported] == images
+    assert "error" in reported[0] and all("read" in report for report in reported[1:])

@@ -626,6 +626,21 @@ def test_a_throw_seen_once_amid_readings_of_nothing_is_read_again_later() -> Non
     assert "unclear" not in given
 
 
+def test_a_throw_given_is_not_read_again_by_a_wait_left_from_before() -> None:
+    """A change of light found empty, then the detector reset (a pause of the stream) and
+    a throw: given once, not again when the wait armed for the change of light ends."""
+    made = scene(2, "sticks4")
+    darker = np.asarray(made.empty * 0.75, np.uint8)
+    settled: SettledReading[str] = SettledReading(
+        SettleDetector.for_tray(made.empty, still_frames=1), Agreement(needed=2), averaged=1
+    )
+    for _ in range(3):
+        settled.offer(darker, lambda _: None)
+    settled.detector.reset()
+    given = [settled.offer(made.frame, lambda _: "MPPP") for _ in range(3 * QUIET_FIRST)]
+    assert given.count("MPPP") == 1
+
+
 def test_a_change_of_light_is_read_again_ever_more_seldom() -> None:
     made = scene(2, "sticks4")
     darker = np.asarray(made.empty * 0.75, np.uint8)

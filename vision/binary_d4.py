@@ -103,9 +103,10 @@ def read_binary_d4(
     a tip painted on the die cannot be. ``flat``: the die is known to lie on a face (its
     outline is a d4's own triangle, or it was fitted at its set's size); a tip out of view
     (its faces seen nearly edge on) is then told by the other three: the die has two
-    painted tips. ``outlined``: the die's outline showed its triangle; a die said flat by
-    its fit alone may be a cocked one fitted as a triangle, whose fit hangs off it: a tip
-    of the die's colour and the floor's mixed is then taken for that."""
+    painted tips. ``outlined``: the die's outline showed its triangle; a die whose outline
+    did not (said flat by its fit alone, or not at all) may be a cocked one fitted as a
+    triangle, hanging off it: a tip of the die's colour and the floor's mixed is then
+    taken for that."""
     # Only the die's own pixels are turned to Lab: the whole frame would cost 3 ms a die.
     x0, y0, x1, y1 = tetra.bounds(2)
     shift = np.array([x0, y0], np.float64)
@@ -142,15 +143,19 @@ def _die_and_floor(
     colour: NDArray[np.float32], body: NDArray[np.float32], floor: NDArray[np.float32]
 ) -> bool:
     """Whether a tip's colour is the die's body and the floor's (lit or shaded) mixed, as a
-    tip whose region the fit put partly off the die is: a blend of the two colours, with
-    at least :data:`MIXED_FLOOR_SHARE` of the floor in it, as light as a blend of them in
-    some shade (scaled from black), within :data:`MIXED_RESIDUAL` Lab units."""
+    tip whose region the fit put partly off the die is: a blend of the two colours (each
+    scaled from black), with the floor's weighing :data:`MIXED_FLOOR_SHARE` at least and
+    both :data:`MIXED_LIGHT`, within :data:`MIXED_RESIDUAL` Lab units. A die of the floor's
+    colour, or a grey die on a grey felt, makes every blend alike: its lighter tips are
+    taken for blends (refused, never read wrong by it)."""
     basis = np.stack([body - LAB_BLACK, floor - LAB_BLACK], axis=1).astype(np.float64)
     seen = (colour - LAB_BLACK).astype(np.float64)
     (die_share, floor_share), *_ = np.linalg.lstsq(basis, seen, rcond=None)
     residual = float(np.linalg.norm(basis @ np.array([die_share, floor_share]) - seen))
     lit = MIXED_LIGHT[0] <= die_share + floor_share <= MIXED_LIGHT[1]
-    return residual < MIXED_RESIDUAL and die_share >= 0 and floor_share >= MIXED_FLOOR_SHARE and lit
+    return bool(
+        residual < MIXED_RESIDUAL and die_share >= 0 and floor_share >= MIXED_FLOOR_SHARE and lit
+    )
 
 
 _TIPS = ("top", "0", "1", "2")  # the top point, then the base corners by their index

@@ -59,7 +59,8 @@ class FontInPlay:
         self._fits: deque[float] = deque(maxlen=window)
         self._last: Box | None = None
         self.fewest = fewest
-        self._doubted: list[Box | None] = []  # the throws refused in a row for the font
+        # The last throws refused in a row for the font (enough of them to blame it).
+        self._doubted: deque[Box | None] = deque(maxlen=FONT_TOLD_BY)
 
     @classmethod
     def of_pictures(cls) -> FontInPlay:

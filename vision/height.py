@@ -42,6 +42,9 @@ MOST_THROWS = 40  # enough: more only cost time
 # nothing: simulated over 40 throws whose costs are noise alone, about 20 % of the time;
 # at 0.5 %, about 2 % (docs/vision-rounds.md, round 38).
 CONVINCING_P = 0.005
+# Throws telling the height below which none can prefer another one beyond chance (all of
+# them preferring it: a chance of 2 ** -throws).
+FEWEST_CONVINCING = math.ceil(-math.log2(CONVINCING_P))
 
 
 @dataclass(frozen=True)

@@ -302,4 +302,6 @@ class SettledReading(Generic[T]):
     def _done(self, answer: T | None) -> T | None:
         self.agreement.reset()
         self._readings = self._found = self._nothing = 0
+        if answer is not None:  # given: no later reading of this scene (after a reset, say)
+            self._quiet, self._next_quiet = None, QUIET_FIRST
         return answer
