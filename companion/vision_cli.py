@@ -664,7 +664,7 @@ def _height_of_pictures(
     if told or kit is None or not kit.d4 or kit.binary_d4 or len(images) < FEWEST_CONVINCING:
         return  # binary d4s (painted tips) and d6s were never measured for it
     evidence = HeightEvidence()
-    for path in images:
+    for path in images:  # decoded again to be read: kept, 40 pictures would hold 130 MB
         try:
             evidence.add(read_image(path), tray)
         except CalibrationError:
@@ -675,12 +675,8 @@ def _height_of_pictures(
     if estimate is None or estimate.chosen_mm == tray.camera_height_mm:
         return
     reader.seen_from(estimate.chosen_mm)
-    print(
-        f"the camera is {estimate.chosen_mm:g} mm above the felt, as {estimate.closer} of "
-        f"{estimate.throws} pictures' d4s say ({estimate.farther} fit "
-        f"{estimate.assumed_mm:g} better): read as from it (--camera-height tells it)",
-        file=sys.stderr,
-    )
+    said = _height_chosen_by(estimate, "pictures")
+    print(f"{said}: read as from it (--camera-height tells it)", file=sys.stderr)
 
 
 def _reported(
@@ -796,12 +792,15 @@ def _say_height(learned: float, estimate: HeightEstimate, args: argparse.Namespa
             flush=True,
         )
         return
-    print(
-        f"the camera is {learned:g} mm above the felt, as {estimate.closer} of "
-        f"{estimate.throws} throws' d4s say ({estimate.farther} fit "
-        f"{estimate.assumed_mm:g} better): read as from it from now on (--camera-height "
-        f"{learned:g} tells it)",
-        flush=True,
+    said = _height_chosen_by(estimate, "throws")
+    print(f"{said}: read as from it from now on (--camera-height {learned:g} tells it)", flush=True)
+
+
+def _height_chosen_by(estimate: HeightEstimate, by: str) -> str:
+    """The height ``by`` (throws, pictures) chose over the one assumed, and how many said so."""
+    return (
+        f"the camera is {estimate.chosen_mm:g} mm above the felt, as {estimate.closer} of "
+        f"{estimate.throws} {by}' d4s say ({estimate.farther} fit {estimate.assumed_mm:g} better)"
     )
 
 

@@ -224,15 +224,13 @@ class _Model:
         faces *= seen[..., None]
         totals = self.totals[die]
         outside = totals - faces.sum(axis=1)
-        regions = np.concatenate([faces, outside[:, None, :]], axis=1)
-        weights = regions[..., 6]  # the pixels whose colour counts: not paint
-        colour = (regions[..., 1:4] ** 2).sum(axis=2) / np.maximum(weights, 1e-9)
+        weights = faces[..., 6]  # the pixels whose colour counts: not paint
+        colour = (faces[..., 1:4] ** 2).sum(axis=2) / np.maximum(weights, 1e-9)
         colour *= weights > 1e-6
         # The faces by their colours' evenness, the floor round them by its distance from
         # the empty tray in any shade (``_unlike_floor``): a shadow reaching the die does
         # not make the floor beside it look like more die.
-        spread = (regions[:, :3, 4] - colour[:, :3]).sum(axis=1)
-        spread += SHADED_FLOOR_WEIGHT * outside[:, 7]
+        spread = (faces[..., 4] - colour).sum(axis=1) + SHADED_FLOOR_WEIGHT * outside[:, 7]
         inside = totals[:, 0] - outside[:, 0]
         # The crop holds the whole blob and floor around it: a die reaching past the crop
         # covers floor there.
