@@ -63,6 +63,18 @@ SMALL_DIE_TOP_SECOND: tuple[Scores, list[Scores | None]] = (
     ],
 )
 
+# The same die drawn with its shadow reaching it (round 41): its top numerals now score 3
+# best, 0.027 ahead, and the numbering with 3 on top is 0.122 clear, each just over its
+# small die's margin.
+SMALL_DIE_BARELY_BOTH: tuple[Scores, list[Scores | None]] = (
+    {1: 0.814, 2: 0.808, 3: 0.841, 4: 0.803},
+    [
+        {1: 0.738, 2: 0.610, 3: 0.626, 4: 0.861},
+        {1: 0.754, 2: 0.745, 3: 0.647, 4: 0.404},
+        {1: 0.729, 2: 0.843, 3: 0.754, 4: 0.480},
+    ],
+)
+
 # Small d4s in a font the shipped profile never learned (generated "light", edges of 16-22
 # mm, seed 9112), read wrong after the two rules above. Scene 143, thrown 3, its edge 49.2
 # pixels: one face's numerals, the numbering with 4 on top 0.102 clear.

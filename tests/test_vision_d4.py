@@ -15,6 +15,7 @@ from d4_scores import (
     FAINT_TOP_SEEN_ONCE,
     FAR_FROM_CENTRE,
     NEARER_THAN_TOLD,
+    SMALL_DIE_BARELY_BOTH,
     SMALL_DIE_BLURRED,
     SMALL_DIE_ONE_FACE,
     SMALL_DIE_TOP_SECOND,
@@ -43,7 +44,7 @@ from vision.observation import Kind, Reason
 from vision.profile import Profile, default_profile
 from vision.reader import Reader
 from vision.segment import Blob, Segmenter
-from vision.shapes import Shape, ShapeCall, classify
+from vision.shapes import Shape, ShapeCall
 from vision.synthetic import scene
 from vision.tetra import _Crop, _Model, fit_tetra, fit_tetras
 from vision.tray import Tray, calibrate
@@ -65,8 +66,9 @@ def test_the_fitted_die_has_the_drawn_corners(seed: int) -> None:
     made = scene(seed, "ur-nostick")
     tray = calibrate(made.empty)
     (truth,) = made.objects
+    # Its outline may not be a triangle (seed 3's dark blue die loses its tips to the
+    # shadow that reaches them): the reader fits such a die all the same.
     (blob,) = list(Segmenter(tray).foreground(made.frame).blobs)
-    assert classify(blob).kind is Kind.D4
     tetra = fit_tetra(made.frame, blob, tray)
     assert tetra is not None
     tolerance = 2.0 * tray.px_per_mm  # of an edge of 25-30 mm
@@ -361,6 +363,16 @@ def test_a_small_die_is_not_read_against_its_top_numerals() -> None:
     agreeing = {**apex, 3: 0.86}  # top numerals that say 3 clearly
     assert judged(agreeing, corners, top_numerals=2, edge=52.6).value == 3
     assert judged(apex, corners, top_numerals=2, edge=SMALL_DIE_EDGE).value == 3
+
+
+def test_a_small_die_barely_clear_by_both_its_margins_is_not_read() -> None:
+    apex, corners = SMALL_DIE_BARELY_BOTH
+    assert judged(apex, corners, top_numerals=2).value == 3  # thrown 1: a large die's rules
+    assert judged(apex, corners, top_numerals=2, edge=52.6).value is None
+    barely_both = replace(RULES, small_die_sure_margin=0.0)  # the rule left out
+    assert judged(apex, corners, barely_both, top_numerals=2, edge=52.6).value == 3
+    surer_top = {**apex, 3: 0.85}  # top numerals 0.036 ahead: one margin clear of its floor
+    assert judged(surer_top, corners, top_numerals=2, edge=52.6).value == 3
 
 
 def test_a_small_die_seen_on_two_faces_needs_a_clear_numbering_too() -> None:

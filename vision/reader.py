@@ -292,8 +292,12 @@ class Reader:
             detail = "a d4 of the felt's colour: its painted tips cannot be read"
             return Refusal(Reason.UNCLEAR, die.blob.box, detail)
         if not binary and not self._d4_glyphs:
+            # Said even of a die whose outline looked cocked: without glyphs no d4 reads,
+            # and throwing again would not mend that (a die that lost a corner to the
+            # shadow looks cocked on every throw).
             detail = "the profile lacks the d4's numerals: enrol the d4"
-            return self._not_read(frame, die, Refusal(Reason.UNCLEAR, die.blob.box, detail))
+            enrol = Refusal(Reason.UNCLEAR, die.blob.box, detail)
+            return self._not_read(frame, replace(die, otherwise=None), enrol)
         return die
 
     def _read_d4s(
