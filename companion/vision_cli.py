@@ -156,10 +156,11 @@ def add_vision_commands(commands: Any) -> None:
         "fading its pips where it is brightest",
     )
     evaluate.add_argument(
-        "--grounded-shadows",
+        "--banded-shadows",
         action="store_true",
-        help="with --synthetic: every shadow cast from its implement's own outline, as an "
-        "implement resting on the floor casts it, with no unshadowed band around it",
+        help="with --synthetic: shadows drawn as before round 41 of docs/vision-rounds.md, "
+        "each implement outlined by a band of unshadowed felt a pixel or two wide (by "
+        "default a shadow reaches its implement, as a real one does)",
     )
     evaluate.add_argument(
         "--resolution",
@@ -836,7 +837,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                 d4_hand=None if args.d4_hand is None else Hand(args.d4_hand),
                 dice_of_felt=args.dice_of_felt,
                 d6_glare=args.d6_glare,
-                grounded_shadows=args.grounded_shadows,
+                grounded_shadows=not args.banded_shadows,
                 camera_height_mm=drawn_from,
             )
         except ValueError as error:  # a kit with no room on the floor asked for
@@ -849,13 +850,13 @@ def _evaluate(args: argparse.Namespace) -> int:
         or args.d4_hand
         or args.dice_of_felt
         or args.d6_glare
-        or args.grounded_shadows
+        or args.banded_shadows
         or args.kit
         or args.resolution is not None
     ):
         raise VisionSetupError(
             "--d4-edge-mm, --d6-side-mm, --d4-font, --d4-hand, --dice-of-felt, --d6-glare, "
-            "--grounded-shadows, --kit and --resolution draw generated throws: give "
+            "--banded-shadows, --kit and --resolution draw generated throws: give "
             "--synthetic N too"
         )
     if args.mistakes is not None:

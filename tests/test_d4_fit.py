@@ -57,8 +57,10 @@ def test_the_summary_groups_the_dice_and_counts_those_that_slipped() -> None:
 def test_binary_d4s_are_fitted_by_their_outline_where_their_faces_tell_little(seed: int) -> None:
     # Each of these throws has a binary d4 whose fit slipped 3.1-3.5 mm (on the half-size
     # crop) when its outline weighed as little as a numbered d4's: its painted tips left
-    # out, its faces' colours hardly placed its corners.
-    dice = list(fitted_dice(range(seed, seed + 1), ("binary-d4",)))
+    # out, its faces' colours hardly placed its corners. (Found with the shadows banded,
+    # as the generator drew them before round 41; under shadows that reach the dice, seed
+    # 33 has a die that slips for another cause: its fit drawn into the shadow.)
+    dice = list(fitted_dice(range(seed, seed + 1), ("binary-d4",), grounded_shadows=False))
     assert len(dice) == 4
     assert max(die.error_mm for die in dice) < SLIPPED_MM
 
@@ -88,9 +90,10 @@ def test_a_die_fitted_off_its_set_s_size_is_fitted_again_at_it(
     seed: int, die: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Each of these dice, fitted on its own, strays from its drawn size: 1.3 and 1.7 mm
-    # out; at its set's size, 0.35 and 0.58.
+    # out; at its set's size, 0.35 and 0.58 (drawn with banded shadows, as they were found).
     def error() -> float:
-        return [d.error_mm for d in fitted_dice(range(seed, seed + 1), ("binary-d4",))][die]
+        seeds = range(seed, seed + 1)
+        return [d.error_mm for d in fitted_dice(seeds, ("binary-d4",), grounded_shadows=False)][die]
 
     alike = error()
     monkeypatch.setattr(tetra, "SET_SIZE_REACH", 0.0)
@@ -99,21 +102,21 @@ def test_a_die_fitted_off_its_set_s_size_is_fitted_again_at_it(
     assert alike < free - 0.5
 
 
-def test_the_benchmark_draws_grounded_shadows_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_benchmark_draws_banded_shadows_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[bool] = []
 
-    def drawn(*args: Any, grounded_shadows: bool = False, **kwargs: Any) -> SyntheticScene:
+    def drawn(*args: Any, grounded_shadows: bool = True, **kwargs: Any) -> SyntheticScene:
         asked.append(grounded_shadows)
         return scene(*args, grounded_shadows=grounded_shadows, **kwargs)
 
     monkeypatch.setattr(d4_fit, "scene", drawn)
     list(fitted_dice(range(1), ("ur-nostick",)))
-    list(fitted_dice(range(1), ("ur-nostick",), grounded_shadows=True))
-    assert asked == [False, True]
+    list(fitted_dice(range(1), ("ur-nostick",), grounded_shadows=False))
+    assert asked == [True, False]
 
 
 def test_a_numbered_d4_is_fitted_on_its_base_not_on_the_shadow_reaching_it() -> None:
     # Throw 71's d4 lies beside its own shadow; scored by the evenness of the floor's
     # colour round the die, the fit grew into that shadow: 4.25 mm off.
-    (grounded,) = fitted_dice(range(71, 72), ("ur-nostick",), grounded_shadows=True)
+    (grounded,) = fitted_dice(range(71, 72), ("ur-nostick",))
     assert grounded.error_mm < 1.0

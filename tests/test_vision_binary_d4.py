@@ -269,7 +269,7 @@ def test_a_die_said_flat_by_its_fit_alone_is_refused_where_the_fit_hangs_off_it(
     a square seen from above, fitted as a triangle of its set's size, two of its corners
     half on the felt. Their colour, the die's and the felt's mixed, read as paint (two
     painted tips: a plain face up), where the throw must be refused."""
-    made = scene(742478272, "binary-d4", "cocked", grounded_shadows=True)
+    made = scene(742478272, "binary-d4", "cocked")
     assert Reason.COCKED in _reasons(made)
 
 

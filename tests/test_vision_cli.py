@@ -326,18 +326,18 @@ def test_evaluate_generates_dice_under_a_lamps_reflection_when_asked(
     assert "give --synthetic N too" in capsys.readouterr().err
 
 
-def test_evaluate_generates_shadows_cast_from_the_implements_when_asked(
+def test_evaluate_generates_shadows_apart_from_the_implements_when_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # A d4's faces are pasted with the camera's blur along their outline, which changes
-    # the felt a pixel or two beyond it: as drawn by default, a band the shadow leaves.
-    plain_set, grounded_set = _generated_with_and_without(
-        tmp_path, "--grounded-shadows", count=3, seed=5, kit="ur-nostick"
+    # the felt a pixel or two beyond it: drawn with banded shadows, a band the shadow leaves.
+    grounded_set, banded_set = _generated_with_and_without(
+        tmp_path, "--banded-shadows", count=3, seed=5, kit="ur-nostick"
     )
     capsys.readouterr()
     shaded = 0
-    for label, grounded, plain, differs in _pictures_changed(plain_set, grounded_set):
-        assert np.all(grounded[differs] <= plain[differs])  # only darker
+    for label, banded, grounded, differs in _pictures_changed(grounded_set, banded_set):
+        assert np.all(grounded[differs] <= banded[differs])  # the grounded only darker
         beside = np.zeros_like(differs)
         for item in label["objects"]:  # the band just round each die, not the die
             x0, y0, x1, y1 = item["bbox"]
@@ -348,7 +348,7 @@ def test_evaluate_generates_shadows_cast_from_the_implements_when_asked(
         assert not (differs & ~beside).any()
         shaded += int(differs.sum())
     assert shaded
-    assert main(["vision", "evaluate", str(grounded_set), "--grounded-shadows"]) == 2
+    assert main(["vision", "evaluate", str(banded_set), "--banded-shadows"]) == 2
     assert "give --synthetic N too" in capsys.readouterr().err
 
 

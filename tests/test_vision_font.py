@@ -120,7 +120,7 @@ def test_a_reading_tells_how_well_its_best_numbering_fits_per_numeral() -> None:
 
 
 def test_a_game_of_a_d4_whose_font_the_glyphs_never_learned_is_refused_to_be_enrolled() -> None:
-    throws = [scene(7100 + i, "ur-nostick", tray_seed=43, d4_font="stroke") for i in range(12)]
+    throws = [scene(7100 + i, "ur-nostick", tray_seed=43, d4_font="stroke") for i in range(16)]
     game = Reader(calibrate(throws[0].empty), default_profile(), learn_hand=True)
     kit = kit_named("ur-nostick")
     reasons: list[Reason] = []
@@ -130,6 +130,8 @@ def test_a_game_of_a_d4_whose_font_the_glyphs_never_learned_is_refused_to_be_enr
         assert all(die.value == throw.objects[0]["value"] for die in dice)
         reasons += [refusal.reason for refusal in observation.refusals]
     assert reasons.count(Reason.UNKNOWN_NUMERALS) >= 6
+    blamed = reasons.index(Reason.UNKNOWN_NUMERALS)  # and every die after, once sure
+    assert set(reasons[blamed:]) == {Reason.UNKNOWN_NUMERALS}
     # The font is blamed once three dice were read; a die before is refused as unclear.
     assert Reason.UNKNOWN_NUMERALS not in reasons[: FONT_TOLD_BY - 1]
     assert "enrol the d4" in Reason.UNKNOWN_NUMERALS.message

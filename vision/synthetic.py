@@ -97,7 +97,7 @@ class _Canvas:
         dice_of_felt: bool = False,
         *,
         d6_glare: bool = False,
-        grounded_shadows: bool = False,
+        grounded_shadows: bool = True,
         camera_height_mm: float = CAMERA_HEIGHT_MM,
     ) -> None:
         self.rng = rng
@@ -799,7 +799,7 @@ def scene(
     d4_hand: Hand | None = None,
     dice_of_felt: bool = False,
     d6_glare: bool = False,
-    grounded_shadows: bool = False,
+    grounded_shadows: bool = True,
     camera_height_mm: float = CAMERA_HEIGHT_MM,
 ) -> SyntheticScene:
     """One throw of ``kit``; ``trouble`` (one of TROUBLES) makes it one to refuse;
@@ -821,9 +821,10 @@ def scene(
     ``dice_of_felt`` paints every die in the felt's colour (seen by its shading, its marks
     and the texture it hides); ``d6_glare`` puts a lamp's reflection on every d6's top
     face (see ``GLARE_SPREAD``); ``grounded_shadows`` casts each shadow from the
-    implement's own outline, as an implement resting on the floor casts it (otherwise a
-    band of unshadowed felt a pixel or two wide outlines it, where its blurred edge
-    changed the felt; drawn so, the suite's seeds read as they always have);
+    implement's own outline, as an implement resting on the floor casts it (False draws
+    them as the generator did before docs/vision-rounds.md's round 41, for its figures: a
+    band of unshadowed felt a pixel or two wide outlines each implement, where its blurred
+    edge changed the felt);
     ``camera_height_mm`` the lens above the felt, for the dice's perspective only (the
     picture's scale on the floor stays the development set's: a lens of another angle).
     """
@@ -1050,7 +1051,7 @@ def write_set(
     d4_hand: Hand | None = None,
     dice_of_felt: bool = False,
     d6_glare: bool = False,
-    grounded_shadows: bool = False,
+    grounded_shadows: bool = True,
     camera_height_mm: float = CAMERA_HEIGHT_MM,
 ) -> Path:
     """A labelled folder in the development set's format, for ``companion vision evaluate``:
