@@ -16,7 +16,7 @@ dice are told apart by what may make their fit slip:
 Run: ``.venv/bin/python -m benchmarks.d4_fit [--scenes 150] [--seed 0] [--banded-shadows]
 [--json]``: that many throws of four binary d4s and as many of a lone numbered d4, from
 ``--seed`` on, their shadows drawn as the generator drew them before round 41 with
-``--banded-shadows`` (a band of unshadowed felt round each die). About 80 seconds for the
+``--banded-shadows`` (a band of unshadowed felt round each die). About 50 seconds for the
 default 300 throws on one core.
 """
 

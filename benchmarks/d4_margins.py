@@ -64,7 +64,6 @@ LEFT_OUT = {
     "small_die_edge": replace(RULES, small_die_edge=0.0),
     "small_die_margin": replace(RULES, small_die_margin=0.0),
     "small_die_sure_margin": replace(RULES, small_die_sure_margin=0.0),
-    "small_die_sure_lead": replace(RULES, small_die_sure_lead=0.0),
 }
 
 

@@ -223,10 +223,16 @@ def test_evaluate_keeps_the_usual_height_when_the_d4s_fit_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     drawn = write_set(tmp_path / "set", 8, seed=7301, trouble_share=0.0, kits=("ur-nostick",))
-    assert main(["vision", "evaluate", str(_untold(drawn, tmp_path / "untold"))]) == 0
+    untold = _untold(drawn, tmp_path / "untold")
+    assert main(["vision", "evaluate", str(untold)]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert " the camera 380 mm above the felt (the usual: " in first, first
     assert "throws' d4s fit " in first and "no better beyond chance (" in first, first
+    assert main(["vision", "evaluate", str(untold), "--json"]) == 0
+    calibrated_as = json.loads(capsys.readouterr().out)["calibrated_as"]
+    measured = calibrated_as["camera_height_measured"]
+    assert calibrated_as["camera_height_mm"] == 380.0 and not measured["used"]
+    assert measured["height_mm"] == pytest.approx(380.0, abs=30.0)
 
 
 @pytest.mark.parametrize(

@@ -90,7 +90,7 @@ def test_a_straight_down_tray_is_not_rectified() -> None:
 
 # The Ur throw's d4 reads under OpenCV 4.6 too (Raspberry Pi OS), which draws the
 # generator's numerals otherwise, in a font the glyphs never learned: of seeds 12-39, 9
-# read there (and 29 read wrong, as such a font's dice read alone can be), 27 here.
+# read there (and seed 29 read wrong, as such a font's dice read alone can be), 27 here.
 @pytest.mark.parametrize(("seed", "kit"), [(11, "sticks4"), (13, "ur"), (13, "modern")])
 def test_a_tilted_cameras_throw_is_read_and_placed_in_its_picture(seed: int, kit: str) -> None:
     made = scene(seed, kit)

@@ -292,9 +292,10 @@ class Reader:
             detail = "a d4 of the felt's colour: its painted tips cannot be read"
             return Refusal(Reason.UNCLEAR, die.blob.box, detail)
         if not binary and not self._d4_glyphs:
-            # Said even of a die whose outline looked cocked: without glyphs no d4 reads,
-            # and throwing again would not mend that (a die that lost a corner to the
-            # shadow looks cocked on every throw).
+            # Said of every blob fitted as a d4, its outline a triangle or not (a die that
+            # loses its tips to the shadow looks cocked on every throw; so may an object
+            # of a d4's size): without glyphs no d4 reads, and throwing again never mends
+            # that. A d6 in a kit without d6s is still named as one.
             detail = "the profile lacks the d4's numerals: enrol the d4"
             enrol = Refusal(Reason.UNCLEAR, die.blob.box, detail)
             return self._not_read(frame, replace(die, otherwise=None), enrol)

@@ -384,10 +384,10 @@ SHADE_LIGHTEST = 1.05
 # The floor's distance from the empty tray counted beside the faces' unevenness. (Dev set:
 # at 2, fewer clean throws refused, 9.2 % against 12.2 %, but the fit of generated dice
 # slipped more, 8.8 % of numbered d4s against 1.2 %.) Binary d4s are fitted so too: with the
-# floor scored by its evenness, as before, a shadow that reaches the die (generated
-# --grounded-shadows, seeds 501, 502, 505, 506) drew their fits off it and 18.7-19.9 % of
-# their clean throws were refused, 1.0-2.4 % so (as drawn by default: seeds 503, 504, 1.0
-# and 0.9 % before, 1.6 and 0.0 % so).
+# floor scored by its evenness, as before, a shadow that reaches the die (generated seeds
+# 501, 502, 505, 506, as the generator draws shadows since round 41) drew their fits off
+# it and 18.7-19.9 % of their clean throws were refused, 1.0-2.4 % so (with the shadows
+# banded, as it drew them before: seeds 503, 504, 1.0 and 0.9 % before, 1.6 and 0.0 % so).
 SHADED_FLOOR_WEIGHT = 1.0
 # Byte Lab's black: less it, black is 0 in every channel and a shade scales all three (L
 # from 16 below its zero, as Lab's lightness is 116 Y^(1/3) - 16; a and b about 128).
