@@ -652,22 +652,25 @@ def _height_of_pictures(
     images: list[Path], reader: Reader, kit: Kit | None, args: argparse.Namespace
 ) -> None:
     """Pictures of one tray whose camera's height was not told (``--camera-height``, or a
-    calibration whose height a game judged) measure it by their numbered d4s, as
-    ``evaluate`` measures a folder's (``vision.height``): ``reader`` reads as from the
-    height they prefer to the tray's beyond chance, said on stderr. Fewer pictures than
-    could ever prefer one are not measured."""
+    calibration whose height a game judged) measure it by their d4s, as ``evaluate``
+    measures a folder's (``vision.height``; binary d4s by those a first reading finds
+    with the marked tip down): ``reader`` reads as from the height they prefer to the
+    tray's beyond chance, said on stderr. Fewer pictures than could ever prefer one are
+    not measured."""
     from vision.errors import CalibrationError
-    from vision.height import FEWEST_CONVINCING, HeightEvidence
+    from vision.height import FEWEST_CONVINCING, HeightEvidence, bare_tops
     from vision.tray import read_image
 
     tray = reader.tray
     told = args.camera_height is not None or tray.height_judged
-    if told or kit is None or not kit.d4 or kit.binary_d4 or len(images) < FEWEST_CONVINCING:
-        return  # binary d4s (painted tips) and d6s were never measured for it
+    if told or kit is None or not kit.d4 or len(images) < FEWEST_CONVINCING:
+        return  # d6s were never measured for it
     evidence = HeightEvidence()
     for path in images:  # decoded again to be read: kept, 40 pictures would hold 130 MB
         try:
-            evidence.add(read_image(path), tray)
+            picture = read_image(path)
+            bare = bare_tops(reader.read(picture, kit)) if kit.binary_d4 else None
+            evidence.add(picture, tray, bare)
         except CalibrationError:
             continue  # unreadable, or of another camera: said when it is read
         if evidence.enough:
@@ -861,14 +864,11 @@ def _evaluate(args: argparse.Namespace) -> int:
         )
     if args.mistakes is not None:
         _made_folder(args.mistakes, "the pictures of mistakes")
-    read = TrayReaders(
-        _load_profile(args.profile),
-        detail_numerals=args.detail_numerals,
-        each_alone=args.each_alone,
-    )
+    profile = _load_profile(args.profile)
+    read = TrayReaders(profile, detail_numerals=args.detail_numerals, each_alone=args.each_alone)
     scenes = load_scenes(args.folder)
     given = isinstance(args.camera_height, float)
-    measured = None if given else _measured_height(scenes, floor_mm)
+    measured = None if given else _measured_height(scenes, floor_mm, profile)
     height = args.camera_height if given else _height_to_use(measured)
     report = evaluate(scenes, read, args.mistakes, floor_mm=floor_mm, camera_height_mm=height)
     geometry = _geometry(scenes, floor_mm, height, measured, given=given)
@@ -890,28 +890,37 @@ def _drawn_height(given: float | str | None) -> float:
     return CAMERA_HEIGHT_MM if given is None else float(given)
 
 
-def _measured_height(scenes: list[Any], floor_mm: tuple[float, float]) -> HeightEstimate | None:
+def _measured_height(
+    scenes: list[Any], floor_mm: tuple[float, float], profile: Profile
+) -> HeightEstimate | None:
     """The height the d4s of the scenes whose labels do not say theirs tell
-    (vision.height), against the usual 380 mm; None when too few tell it."""
+    (vision.height; a throw of binary d4s read first with ``profile``, to find those with
+    the marked tip down), against the usual 380 mm; None when too few tell it."""
     from vision.errors import CalibrationError
-    from vision.height import camera_height
-    from vision.tray import read_image
+    from vision.height import HeightEvidence, bare_tops
+    from vision.reader import Reader
+    from vision.tray import CAMERA_HEIGHT_MM, read_image
 
-    def throws() -> Iterator[tuple[Any, Tray]]:
-        for scene in scenes:
-            if _tells_height(scene):
-                try:
-                    yield read_image(scene.image), scene.calibrated(floor_mm)
-                except CalibrationError:
-                    continue
-
-    return camera_height(throws())
+    evidence = HeightEvidence()
+    for scene in scenes:
+        if not _tells_height(scene):
+            continue
+        try:
+            picture, tray = read_image(scene.image), scene.calibrated(floor_mm)
+        except CalibrationError:
+            continue
+        binary = scene.kit.binary_d4
+        bare = bare_tops(Reader(tray, profile).read(picture, scene.kit)) if binary else None
+        evidence.add(picture, tray, bare)
+        if evidence.enough:
+            break
+    return evidence.estimate(CAMERA_HEIGHT_MM)
 
 
 def _tells_height(scene: Any) -> bool:
-    """A scene whose labels do not say its camera's height, of a kit with a numbered d4
-    (binary d4s and d6s were never measured for it: vision.height)."""
-    return scene.camera_height_mm is None and bool(scene.kit.d4) and not scene.kit.binary_d4
+    """A scene whose labels do not say its camera's height, of a kit with a d4 (d6s were
+    never measured for it: vision.height)."""
+    return scene.camera_height_mm is None and bool(scene.kit.d4)
 
 
 def _height_to_use(measured: HeightEstimate | None) -> float:

@@ -9,6 +9,10 @@ it) are fitted as seen from each of a range of heights, and the heights' costs, 
 the throw's best, are averaged over the throws: the lowest, refined between its
 neighbours, is the height. Generated throws drawn from 260, 300 and 380 mm and the
 development set (37-39 cm) each fitted best at their own (docs/vision-rounds.md, round 37).
+
+Binary d4s (painted tips) tell it only by the dice read with their marked tip down: a
+painted top point draws the fit towards a camera farther than it is, whatever its height
+(round 42). Their throws are read first, at the height assumed, to know which those are.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.kit import Kit
-from vision.observation import Kind, Observation, Reason
+from vision.observation import PLAIN, Box, Kind, Observation, Reason
 from vision.segment import Blob, Segmenter
 from vision.shapes import Shape, classify
 from vision.tetra import fit_tetras, unexplained
@@ -87,10 +91,11 @@ class HeightEvidence:
     def enough(self) -> bool:
         return self.throws >= MOST_THROWS
 
-    def add(self, picture: Image, tray: Tray) -> bool:
+    def add(self, picture: Image, tray: Tray, bare_tops: tuple[Box, ...] | None = None) -> bool:
         """The throw's d4s fitted at every height; False when it has none lying flat away
-        from the middle (it tells nothing)."""
-        costs = fit_costs(picture, tray, self.heights)
+        from the middle (it tells nothing). ``bare_tops``: the throw is of binary d4s, and
+        these the boxes of those read with the marked tip down (:func:`bare_tops`)."""
+        costs = fit_costs(picture, tray, self.heights, bare_tops)
         if costs is None:
             return False
         self.add_costs(costs)
@@ -148,7 +153,9 @@ class HeightInPlay:
         self.evidence = HeightEvidence(heights)
         self.needed = MOST_THROWS if needed is None else needed
         self.estimate: HeightEstimate | None = None  # once measured
-        self._pending: Image | None = None  # the last throw read that may tell it
+        # The last throw read that may tell it, with its binary d4s' bare tops (None: a
+        # numbered d4's throw).
+        self._pending: tuple[Image, tuple[Box, ...] | None] | None = None
 
     @property
     def learning(self) -> bool:
@@ -156,48 +163,70 @@ class HeightInPlay:
 
     def offer(self, picture: Image, observation: Observation, kit: Kit | None) -> None:
         """A throw just read, kept to be measured (:meth:`measure`) when it may tell the
-        height: one of a kit with a numbered d4, not refused for a hand, a tray unlike its own or
-        blur (whatever else refused it, a d4 lying flat still shows the height)."""
+        height: one of a kit with d4s, not refused for a hand, a tray unlike its own or
+        blur (whatever else refused it, a d4 lying flat still shows the height); of binary
+        d4s, one with a die read with its marked tip down."""
         unseen = {Reason.HAND, Reason.UNLIKE_TRAY, Reason.BLURRED}
-        if not self.learning or kit is None or not kit.d4 or kit.binary_d4:
-            return  # binary d4s (painted tips) were never measured this way
-        if not any(refusal.reason in unseen for refusal in observation.refusals):
-            self._pending = picture
+        if not self.learning or kit is None or not kit.d4:
+            return
+        if any(refusal.reason in unseen for refusal in observation.refusals):
+            return
+        bare = bare_tops(observation) if kit.binary_d4 else None
+        if bare != ():
+            self._pending = (picture, bare)
 
     def measure(self, reader: Reader) -> float | None:
         """Measure the throw last offered (its d4s fitted at every height: once its
         reading is shown). Once the throws have judged the height, ``reader`` reads as
         from the one they chose (the one assumed, or one they tell apart from it) and it
         is returned, to be kept (the judgement too: ``Tray.height_judged``); else None."""
-        picture, self._pending = self._pending, None
-        if picture is None or not self._judged_by(picture, reader.tray):
+        pending, self._pending = self._pending, None
+        if pending is None or not self._judged_by(*pending, reader.tray):
             return None
         assert self.estimate is not None  # judged
         reader.seen_from(self.estimate.chosen_mm)
         return self.estimate.chosen_mm
 
-    def _judged_by(self, picture: Image, tray: Tray) -> bool:
+    def _judged_by(self, picture: Image, bare: tuple[Box, ...] | None, tray: Tray) -> bool:
         """Whether the height is judged at this throw, the last needed."""
-        if not self.learning or not self.evidence.add(picture, tray):
+        if not self.learning or not self.evidence.add(picture, tray, bare):
             return False
         if self.evidence.throws >= self.needed:
             self.estimate = self.evidence.estimate(self.assumed_mm)
         return not self.learning
 
 
-def fit_costs(picture: Image, tray: Tray, heights: tuple[float, ...]) -> NDArray[np.float64] | None:
+def fit_costs(
+    picture: Image,
+    tray: Tray,
+    heights: tuple[float, ...],
+    bare_tops: tuple[Box, ...] | None = None,
+) -> NDArray[np.float64] | None:
     """Per height, how much of the picture the fits of its far flat d4s leave unexplained
-    (None: no such die)."""
+    (None: no such die). ``bare_tops``: binary d4s, fitted as the reader fits them, and
+    only the dice lying at these boxes (read with the marked tip down)."""
     foreground = Segmenter(tray).foreground(picture)
     dice = [blob for blob in foreground.blobs if _far_flat_d4(blob, tray)]
+    if bare_tops is not None:
+        dice = [blob for blob in dice if any(blob.box.iou(box) > 0.5 for box in bare_tops)]
     if not dice:
         return None
     frame = foreground.frame
+    binary = bare_tops is not None
     costs = []
     for height in heights:
-        fits = fit_tetras(frame, dice, replace(tray, camera_height_mm=height))
+        seen_from = replace(tray, camera_height_mm=height)
+        fits = fit_tetras(frame, dice, seen_from, painted=binary, alike=binary)
         costs.append(unexplained(frame, dice, tray, fits))
     return np.asarray(costs)
+
+
+def bare_tops(observation: Observation) -> tuple[Box, ...]:
+    """Where the binary d4s read with their marked tip down lie: the dice that tell the
+    camera's height (a painted top point leans their fit to a farther camera)."""
+    return tuple(
+        item.box for item in observation.implements if item.kind is Kind.D4 and item.face == PLAIN
+    )
 
 
 def _far_flat_d4(blob: Blob, tray: Tray) -> bool:
