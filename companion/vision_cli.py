@@ -659,6 +659,7 @@ def _height_of_pictures(
     not measured."""
     from vision.errors import CalibrationError
     from vision.height import FEWEST_CONVINCING, HeightEvidence, bare_tops
+    from vision.reader import Reader
     from vision.tray import read_image
 
     tray = reader.tray
@@ -666,10 +667,13 @@ def _height_of_pictures(
     if told or kit is None or not kit.d4 or len(images) < FEWEST_CONVINCING:
         return  # d6s were never measured for it
     evidence = HeightEvidence()
+    # Binary d4s read once first, by a reader of their own: what it follows of the tray
+    # leaves the reading alone.
+    first_pass = Reader(tray, reader.profile) if kit.binary_d4 else None
     for path in images:  # decoded again to be read: kept, 40 pictures would hold 130 MB
         try:
             picture = read_image(path)
-            bare = bare_tops(reader.read(picture, kit)) if kit.binary_d4 else None
+            bare = None if first_pass is None else bare_tops(first_pass.read(picture, kit))
             evidence.add(picture, tray, bare)
         except CalibrationError:
             continue  # unreadable, or of another camera: said when it is read
@@ -902,6 +906,7 @@ def _measured_height(
     from vision.tray import CAMERA_HEIGHT_MM, read_image
 
     evidence = HeightEvidence()
+    last: tuple[Path, Reader] | None = None  # scenes in a row often share their tray
     for scene in scenes:
         if not _tells_height(scene):
             continue
@@ -909,8 +914,11 @@ def _measured_height(
             picture, tray = read_image(scene.image), scene.calibrated(floor_mm)
         except CalibrationError:
             continue
-        binary = scene.kit.binary_d4
-        bare = bare_tops(Reader(tray, profile).read(picture, scene.kit)) if binary else None
+        bare = None
+        if scene.kit.binary_d4:
+            if last is None or last[0] != scene.tray:
+                last = scene.tray, Reader(tray, profile)
+            bare = bare_tops(last[1].read(picture, scene.kit))
         evidence.add(picture, tray, bare)
         if evidence.enough:
             break

@@ -208,7 +208,14 @@ def fit_costs(
     foreground = Segmenter(tray).foreground(picture)
     dice = [blob for blob in foreground.blobs if _far_flat_d4(blob, tray)]
     if bare_tops is not None:
-        dice = [blob for blob in dice if any(blob.box.iou(box) > 0.5 for box in bare_tops)]
+        # The reader tells where dice lie in the picture as taken (another scale, a keystone
+        # straightened, a tray followed): each blob is placed there as it places them.
+        placed = [tray.in_picture(foreground.placed(blob.box)) for blob in dice]
+        dice = [
+            blob
+            for blob, box in zip(dice, placed, strict=True)
+            if any(box.iou(bare) > 0.5 for bare in bare_tops)
+        ]
     if not dice:
         return None
     frame = foreground.frame
