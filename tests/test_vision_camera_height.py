@@ -27,7 +27,6 @@ from vision.height import (
     HeightEvidence,
     HeightInPlay,
     bare_tops,
-    camera_height,
 )
 from vision.kit import kit_named
 from vision.numerals import learn_glyphs
@@ -188,8 +187,10 @@ def drawn_from_300(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_too_few_d4s_tell_no_height(drawn_from_300: Path) -> None:
-    few = load_scenes(drawn_from_300)[: FEWEST_THROWS - 1]
-    assert camera_height((read_image(scene.image), scene.calibrated()) for scene in few) is None
+    evidence = HeightEvidence()
+    for few in load_scenes(drawn_from_300)[: FEWEST_THROWS - 1]:
+        evidence.add(read_image(few.image), few.calibrated())
+    assert evidence.estimate(CAMERA_HEIGHT_MM) is None
 
 
 def _untold(labelled: Path, folder: Path) -> Path:

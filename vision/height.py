@@ -18,7 +18,6 @@ painted top point draws the fit towards a camera farther than it is, whatever it
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -30,7 +29,7 @@ from vision.observation import PLAIN, Box, Kind, Observation, Reason
 from vision.segment import Blob, Segmenter
 from vision.shapes import Shape, classify
 from vision.tetra import fit_tetras, unexplained
-from vision.tray import CAMERA_HEIGHT_MM, Image, Tray
+from vision.tray import Image, Tray
 
 if TYPE_CHECKING:
     from vision.reader import Reader
@@ -118,23 +117,6 @@ class HeightEvidence:
         closer = int(np.count_nonzero(at_best < at_assumed))
         farther = int(np.count_nonzero(at_best > at_assumed))
         return HeightEstimate(best, self.throws, assumed_mm, closer, farther)
-
-
-def camera_height(
-    throws: Iterable[tuple[Image, Tray]],
-    heights: tuple[float, ...] = HEIGHTS_MM,
-    assumed_mm: float = CAMERA_HEIGHT_MM,
-) -> HeightEstimate | None:
-    """The lens's height above the felt that best explains the d4s of ``throws`` (each a
-    picture and its calibrated tray, of any height), or None when fewer than
-    :data:`FEWEST_THROWS` show a d4 lying flat away from the middle; measured against
-    ``assumed_mm`` (:attr:`HeightEstimate.convincing`)."""
-    evidence = HeightEvidence(heights)
-    for picture, tray in throws:
-        evidence.add(picture, tray)
-        if evidence.enough:
-            break
-    return evidence.estimate(assumed_mm)
 
 
 class HeightInPlay:
