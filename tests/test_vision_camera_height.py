@@ -377,10 +377,11 @@ def test_read_of_binary_d4_pictures_measures_an_untold_height(
     out, err = capsys.readouterr()
     said = [line for line in err.splitlines() if line.startswith("the camera is ")]
     assert len(said) == 1 and abs(float(said[0].split()[3]) - NEARER_MM) <= 30.0, err
-    for throw, reading in zip(throws, json.loads(out), strict=True):
+    readings = json.loads(out)
+    for throw, reading in zip(throws, readings, strict=True):
         read_faces = sorted(item["face"] for item in reading["implements"])
         assert not reading["read"] or read_faces == sorted(o["face"] for o in throw.objects)
-    assert sum(reading["read"] for reading in json.loads(out) if reading) >= 16
+    assert sum(reading["read"] for reading in readings) >= 16
 
 
 def test_binary_d4s_tell_the_height_by_their_dice_read_marked_tip_down_alone() -> None:
